@@ -1,0 +1,5 @@
+"""Run the CLI with `python -m engine`."""
+
+from engine.cli import main
+
+main()

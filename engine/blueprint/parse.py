@@ -1,0 +1,351 @@
+"""Read a blueprint file: layout detection, normalization, typed models (spec §1.2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from engine.blueprint.header import normalize_header, validate_external_services
+from engine.blueprint.models import Blueprint, Message, Point, Prompt, message_from_weval
+from engine.blueprint.prompts import NormalizedPrompt, normalize_prompt
+from engine.blueprint.source import (
+    Span,
+    gc_paused,
+    load_json_documents,
+    load_yaml_documents,
+    span_of_item,
+    without_key,
+)
+from engine.errors import BlueprintError
+from engine.jsvalues import UNDEFINED, js_string, js_truthy, js_typeof
+
+__all__ = ["blueprint_id_from_path", "load_blueprint", "parse_blueprint", "split_layout"]
+
+_PROMPT_KEYS_ONE = ("prompt", "messages", "should", "ideal", "points")
+_PROMPT_KEYS_MANY = (*_PROMPT_KEYS_ONE, "expect")
+_SUFFIXES = (
+    (".civic.yml", ".civic.yaml"),
+    (".weval.yml", ".weval.yaml"),
+    (".yml", ".yaml"),
+    (".json",),
+)
+_STANDARD_POINT_KEYS = ("text", "fn", "fnArgs", "arg", "multiplier", "citation")
+
+
+def blueprint_id_from_path(path: str) -> str:
+    """Return Weval's blueprint id for a file path (`a/b/x.weval.yml` -> `a__b__x`)."""
+    for group in _SUFFIXES:
+        for suffix in group:
+            if path.endswith(suffix):
+                path = path[: -len(suffix)]
+                break
+        else:
+            continue
+        break
+    return path.replace("/", "__")
+
+
+def _looks_like_prompt(doc: dict[str, Any], keys: tuple[str, ...]) -> bool:
+    return any(js_truthy(doc.get(k)) for k in keys)
+
+
+RawPrompt = tuple[Any, Span | None]
+
+
+def split_layout(
+    docs: list[tuple[Any, Span]], fmt: Literal["yaml", "json"]
+) -> tuple[dict[str, Any], list[RawPrompt]]:
+    """Separate the header from the prompts, detecting Weval's four layouts (spec §1.2).
+
+    Returns:
+        The raw header mapping and each raw prompt with the span where it is written.
+    """
+    if not docs:
+        up = "YAML blueprint is empty or contains only null documents."
+        raise BlueprintError(
+            "The blueprint is empty. Start with a header such as `title: My blueprint`, then "
+            "`---` and a list of prompts (`- prompt: ...`).",
+            line=1,
+            column=1,
+            upstream=f"Failed to parse YAML blueprint: {up}",
+        )
+    first, first_span = docs[0]
+    header: dict[str, Any] = {}
+    prompts: list[RawPrompt] = []
+
+    def items_of(doc: Any, span: Span) -> list[RawPrompt]:
+        if isinstance(doc, list):
+            return [(item, span_of_item(doc, i) or span) for i, item in enumerate(doc)]
+        return [(doc, span)]
+
+    if len(docs) == 1:
+        if isinstance(first, list):
+            prompts = items_of(first, first_span)
+        elif (
+            isinstance(first, dict)
+            and isinstance(first.get("prompts"), list)
+            and js_truthy(first.get("prompts"))
+        ):
+            header = without_key(first, "prompts")
+            prompts = items_of(first["prompts"], first_span)
+        elif isinstance(first, dict) and fmt == "json":
+            header = without_key(first, "prompts")
+            raw = first.get("prompts", UNDEFINED)
+            if js_truthy(raw) and not isinstance(raw, list):
+                raise BlueprintError("`prompts` must be a list of prompts.", line=1, column=1)
+            prompts = items_of(raw, first_span) if isinstance(raw, list) else []
+        elif isinstance(first, dict):
+            if _looks_like_prompt(first, _PROMPT_KEYS_ONE):
+                prompts = [(first, first_span)]
+            else:
+                header = first
+        else:
+            up = f"Invalid YAML format: Document must be an object or array. Found: {js_typeof(first)}"
+            raise BlueprintError(
+                up + ". A blueprint is a header (`title: ...`) and a list of prompts, not a "
+                "single value.",
+                line=first_span.line,
+                column=first_span.column,
+                upstream=up,
+            )
+        return header, prompts
+
+    if isinstance(first, dict) and not _looks_like_prompt(first, _PROMPT_KEYS_MANY):
+        header = first
+        rest = docs[1:]
+    else:
+        rest = docs
+    for doc, span in rest:
+        prompts.extend(items_of(doc, span))
+    return header, prompts
+
+
+def _point_from_weval(
+    raw: Any, prompt_id: str, span: Span | None, inverted: bool, path: int | None
+) -> Point:
+    """Build an evaluator point from a normalized (or raw `$ref`) point, as upstream's evaluator does."""
+
+    def fail(message: str) -> BlueprintError:
+        return BlueprintError(
+            message,
+            line=span.line if span else None,
+            column=span.column if span else None,
+        )
+
+    if isinstance(raw, str):
+        return Point(text=raw, inverted=inverted, path=path, span=span)
+    if not isinstance(raw, dict):
+        raise fail(f"Invalid point definition found in prompt '{prompt_id}'.")
+    multiplier: Any = raw.get("multiplier", UNDEFINED)
+    if multiplier is not UNDEFINED and (
+        not isinstance(multiplier, int | float)
+        or isinstance(multiplier, bool)
+        or not 0.1 <= multiplier <= 10
+    ):
+        raise fail(
+            f"Point multiplier must be a number between 0.1 and 10. Found {js_string(multiplier)}. "
+            f"Prompt ID: '{prompt_id}'. Fix the weight of the definition this `$ref` points to."
+        )
+    idiomatic = next((k for k in raw if k not in _STANDARD_POINT_KEYS and k.startswith("$")), None)
+    text, fn = raw.get("text"), raw.get("fn")
+    if js_truthy(text) and (js_truthy(fn) or idiomatic):
+        raise fail(
+            "Point object cannot have both 'text' and a function ('fn' or idiomatic). "
+            f"Prompt ID: '{prompt_id}'. Split it into two points."
+        )
+    weight = 1.0 if multiplier is UNDEFINED else float(cast(float, multiplier))
+    citation = raw.get("citation")
+    if js_truthy(text):
+        return Point(
+            text=text if isinstance(text, str) else js_string(text),
+            multiplier=weight,
+            citation=citation,
+            inverted=inverted,
+            path=path,
+            span=span,
+        )
+    name = fn if js_truthy(fn) else (idiomatic[1:] if idiomatic else None)
+    if not name or not isinstance(name, str):
+        raise fail(
+            f"Point object must have 'text', 'fn', or an idiomatic function name (starting with $) "
+            f"in prompt '{prompt_id}'. Check the definition this `$ref` points to."
+        )
+    args: Any = None
+    for candidate in (raw.get("fnArgs"), raw.get("arg"), raw.get(idiomatic) if idiomatic else None):
+        if candidate is not None:
+            args = candidate
+            break
+    return Point(
+        fn=name,
+        args=args,
+        has_args=args is not None,
+        multiplier=weight,
+        citation=citation,
+        inverted=inverted,
+        path=path,
+        span=span,
+    )
+
+
+def _points(items: list[Any], spans: list[Any], prompt_id: str, inverted: bool) -> list[Point]:
+    out: list[Point] = []
+    for index, item in enumerate(items):
+        item_span = spans[index] if index < len(spans) else None
+        if isinstance(item, list):
+            for j, nested in enumerate(item):
+                nested_span = (
+                    item_span[j] if isinstance(item_span, list) and j < len(item_span) else None
+                )
+                out.append(_point_from_weval(nested, prompt_id, nested_span, inverted, index))
+        else:
+            span = item_span if isinstance(item_span, Span) else None
+            out.append(_point_from_weval(item, prompt_id, span, inverted, None))
+    return out
+
+
+def _typed_prompt(normalized: NormalizedPrompt, generated: bool) -> Prompt:
+    d = normalized.data
+    pid = js_string(d["id"])
+    messages: list[Message] = [
+        message_from_weval(
+            m, normalized.message_spans[i] if i < len(normalized.message_spans) else None
+        )
+        for i, m in enumerate(d.get("messages") or [])
+    ]
+    points = _points(d.get("points") or [], normalized.point_spans, pid, inverted=False)
+    points += _points(d.get("should_not") or [], normalized.should_not_spans, pid, inverted=True)
+
+    def text(key: str) -> str | None:
+        value = d.get(key)
+        return value if isinstance(value, str) or value is None else js_string(value)
+
+    return Prompt(
+        id=pid,
+        id_generated=generated,
+        messages=messages,
+        description=text("description"),
+        ideal=text("idealResponse"),
+        has_system="system" in d,
+        system=d.get("system"),
+        citation=d.get("citation"),
+        weight=d.get("weight"),
+        render_as=d.get("render_as", "markdown"),
+        temperature=d.get("temperature"),
+        no_cache=d.get("noCache"),
+        required_tools=d.get("requiredTools"),
+        prohibited_tools=d.get("prohibitedTools"),
+        max_calls=d.get("maxCalls"),
+        points=points,
+        span=normalized.span,
+        weval=d,
+    )
+
+
+def _typed_blueprint(weval: dict[str, Any], prompts: list[Prompt], source: str | None) -> Blueprint:
+    def get(key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+        value = weval.get(key)
+        if isinstance(value, bool) or not isinstance(value, kind):
+            return default
+        return value
+
+    evaluation = weval.get("evaluationConfig")
+    return Blueprint(
+        id=js_string(weval["id"]) if "id" in weval else None,
+        title=js_string(weval["title"])
+        if "title" in weval and weval["title"] is not None
+        else None,
+        description=get("description", str),
+        models=list(weval.get("models") or []) if isinstance(weval.get("models"), list) else [],
+        system=weval.get("system"),
+        systems=get("systems", list),
+        temperature=get("temperature", (int, float)),
+        temperatures=get("temperatures", list),
+        concurrency=get("concurrency", int),
+        tags=get("tags", list, []),
+        evaluation_config=get("evaluationConfig", dict, {}) if isinstance(evaluation, dict) else {},
+        point_defs=get("point_defs", dict, {}),
+        tools=get("tools", list),
+        external_services=get("externalServices", dict, {}),
+        render_as=get("render_as", str),
+        prompts=prompts,
+        source=source,
+        weval=weval,
+    )
+
+
+def parse_blueprint(
+    text: str, *, source: str | None = None, fmt: Literal["yaml", "json"] | None = None
+) -> Blueprint:
+    """Parse and normalize blueprint text exactly as Weval does, keeping positions.
+
+    Args:
+        text: The YAML or JSON text.
+        source: The file name, used in error messages.
+        fmt: `yaml` or `json`; by default, `json` when `source` ends in `.json`.
+
+    Returns:
+        The typed blueprint; `to_weval()` gives Weval's normalized object.
+
+    Raises:
+        BlueprintError: The text cannot be read as a blueprint. Its message reads
+            `FILE:LINE:COL: what is wrong, and what to write instead`.
+    """
+    if fmt is None:
+        fmt = "json" if source and source.lower().endswith(".json") else "yaml"
+    with gc_paused():
+        return _parse(text, source, fmt)
+
+
+def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Blueprint:
+    try:
+        docs = load_json_documents(text) if fmt == "json" else load_yaml_documents(text)
+        header, raw_prompts = split_layout(docs, fmt)
+        weval = normalize_header(header)
+        defs_source = (
+            header.get("point_defs") if js_truthy(header.get("point_defs")) else header.get("defs")
+        )
+        defs: dict[str, Any] = dict(defs_source) if isinstance(defs_source, dict) else {}
+        normalized: list[NormalizedPrompt] = []
+        generated: list[bool] = []
+        for raw, span in raw_prompts:
+            if not isinstance(raw, dict):
+                shown = (
+                    "an empty item"
+                    if raw is None
+                    else f"a {js_typeof(raw) if not isinstance(raw, list) else 'list'}"
+                )
+                raise BlueprintError(
+                    f"Each prompt must be a mapping such as `- id: p1` with `prompt: ...`; this is "
+                    f"{shown}.",
+                    line=span.line if span else None,
+                    column=span.column if span else None,
+                )
+            item = normalize_prompt(raw, header, defs, span)
+            normalized.append(item)
+            generated.append(not js_truthy(raw.get("id")))
+        weval["prompts"] = [n.data for n in normalized]
+        validate_external_services(header)
+        prompts = [_typed_prompt(n, g) for n, g in zip(normalized, generated, strict=True)]
+        return _typed_blueprint(weval, prompts, source)
+    except BlueprintError as exc:
+        raise exc.with_file(source) if source else exc from None
+
+
+def load_blueprint(path: str | Path) -> Blueprint:
+    """Read and parse a blueprint file.
+
+    Raises:
+        BlueprintError: The file cannot be read or parsed.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BlueprintError(
+            f"Cannot read the file: {exc.strerror or exc}.", file=str(path)
+        ) from None
+    except UnicodeDecodeError:
+        raise BlueprintError(
+            "The file is not UTF-8 text. Save it as UTF-8.", file=str(path)
+        ) from None
+    return parse_blueprint(text, source=str(path))

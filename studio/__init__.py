@@ -1,0 +1,1 @@
+"""Blueprint Studio: the Streamlit app over the engine (started by `blueprint studio`)."""
