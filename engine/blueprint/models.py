@@ -96,6 +96,11 @@ class Prompt(_Model):
         default_factory=list,
         description="Every criterion, `should` then `should_not`, in the evaluator's order.",
     )
+    response_schema: dict[str, Any] | None = Field(
+        default=None,
+        description="Extension: the JSON Schema the answer must satisfy (`schema:` on the prompt; "
+        "read by `$schema_result`, ignored by Weval).",
+    )
     span: Span | None = Field(
         default=None, exclude=True, description="Where the prompt is written."
     )

@@ -14,6 +14,7 @@ from engine.blueprint.source import (
     load_json_documents,
     load_yaml_documents,
     span_of_item,
+    span_of_value,
     without_key,
 )
 from engine.errors import BlueprintError
@@ -203,7 +204,7 @@ def _points(items: list[Any], spans: list[Any], prompt_id: str, inverted: bool) 
     return out
 
 
-def _typed_prompt(normalized: NormalizedPrompt, generated: bool) -> Prompt:
+def _typed_prompt(normalized: NormalizedPrompt, generated: bool, raw: dict[str, Any]) -> Prompt:
     d = normalized.data
     pid = js_string(d["id"])
     messages: list[Message] = [
@@ -236,9 +237,26 @@ def _typed_prompt(normalized: NormalizedPrompt, generated: bool) -> Prompt:
         prohibited_tools=d.get("prohibitedTools"),
         max_calls=d.get("maxCalls"),
         points=points,
+        response_schema=_schema(raw, pid),
         span=normalized.span,
         weval=d,
     )
+
+
+def _schema(raw: dict[str, Any], prompt_id: str) -> dict[str, Any] | None:
+    """Read our `schema:` extension (a JSON Schema for the answer); Weval drops this key."""
+    schema = raw.get("schema")
+    if schema is None:
+        return None
+    if not isinstance(schema, dict):
+        span = span_of_value(raw, "schema")
+        raise BlueprintError(
+            f"In prompt '{prompt_id}', `schema` must be a JSON Schema mapping, for example "
+            "`schema: {type: object, required: [answer]}`.",
+            line=span.line if span else None,
+            column=span.column if span else None,
+        )
+    return dict(schema)
 
 
 def _typed_blueprint(weval: dict[str, Any], prompts: list[Prompt], source: str | None) -> Blueprint:
@@ -307,6 +325,7 @@ def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Bluep
         defs: dict[str, Any] = dict(defs_source) if isinstance(defs_source, dict) else {}
         normalized: list[NormalizedPrompt] = []
         generated: list[bool] = []
+        raws: list[dict[str, Any]] = []
         for raw, span in raw_prompts:
             if not isinstance(raw, dict):
                 shown = (
@@ -323,9 +342,12 @@ def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Bluep
             item = normalize_prompt(raw, header, defs, span)
             normalized.append(item)
             generated.append(not js_truthy(raw.get("id")))
+            raws.append(raw)
         weval["prompts"] = [n.data for n in normalized]
         validate_external_services(header)
-        prompts = [_typed_prompt(n, g) for n, g in zip(normalized, generated, strict=True)]
+        prompts = [
+            _typed_prompt(n, g, r) for n, g, r in zip(normalized, generated, raws, strict=True)
+        ]
         return _typed_blueprint(weval, prompts, source)
     except BlueprintError as exc:
         raise exc.with_file(source) if source else exc from None

@@ -30,10 +30,10 @@ from engine.jsvalues import js_string
 
 __all__ = [
     "DuplicateKey",
-    "gc_paused",
     "Span",
     "YList",
     "YMap",
+    "gc_paused",
     "load_json_documents",
     "load_yaml_documents",
     "span_of_item",

@@ -1,0 +1,158 @@
+"""What scoring one criterion produces: `PointAssessment` with a status, findings and evidence."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["EvidenceRef", "Finding", "IndividualJudgement", "PointAssessment", "Status"]
+
+Status = Literal["scored", "errored", "unverified"]
+"""`scored`: has a score. `errored`: bad configuration or a failed check; never a pass.
+`unverified`: evidence is missing (no judge, no timing, no schema); never a pass, never a fail.
+Errored and unverified points are left out of every mean."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class EvidenceRef(_Frozen):
+    """A pointer to untrusted material, described without echoing it.
+
+    Reflections and findings never quote model output or tool content; they cite these
+    references (a message index, a byte count, a hash, a redacted excerpt) instead.
+    """
+
+    id: str = Field(description="Identifier that findings use to cite this evidence, e.g. `ev1`.")
+    kind: Literal["message", "tool_call", "timing", "output", "conversation"] = Field(
+        description="What the evidence is."
+    )
+    message_index: int | None = Field(default=None, description="Index in the conversation.")
+    byte_count: int | None = Field(default=None, description="UTF-8 size of the material.")
+    sha256: str | None = Field(default=None, description="SHA-256 of the material (hex).")
+    excerpt: str | None = Field(
+        default=None,
+        description="A redacted excerpt: only lengths and the user's own arguments are shown.",
+    )
+    detail: str | None = Field(default=None, description="A fixed token or a measured value.")
+
+
+class Finding(_Frozen):
+    """One observation behind a verdict, in safe words (counts, fixed tokens, user arguments)."""
+
+    code: str = Field(description="A stable token such as `config_error` or `forbidden_text`.")
+    message: str = Field(description="What was found, without quoting untrusted text.")
+    evidence: list[str] = Field(default_factory=list, description="Ids of `EvidenceRef`s.")
+
+
+class IndividualJudgement(_Frozen):
+    """One judge's verdict on one text point."""
+
+    judge_model_id: str
+    coverage_extent: float
+    reflection: str
+
+
+class PointAssessment(BaseModel):
+    """The result of scoring one criterion for one response (Weval's `PointAssessment`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key_point_text: str = Field(description="The criterion text, or `Function: name(args)`.")
+    coverage_extent: float | None = Field(
+        default=None, description="Score in [0, 1] after inversion; None unless scored."
+    )
+    multiplier: float = Field(default=1.0, description="The point's weight.")
+    reflection: str | None = Field(default=None, description="Why the score is what it is.")
+    error: str | None = Field(default=None, description="What went wrong, if anything.")
+    status: Status = Field(default="scored")
+    path_id: str | None = Field(default=None, description="`path_<i>` for alternative paths.")
+    is_inverted: bool = Field(default=False, description="True for `should_not` points.")
+    citation: Any = Field(default=None, description="The point's citation, if any.")
+    kind: Literal["function", "text"] = Field(default="function")
+    fn: str | None = Field(default=None, description="The function name for function points.")
+    judge_model_id: str | None = Field(
+        default=None, description="Consensus judge id (text points)."
+    )
+    individual_judgements: list[IndividualJudgement] | None = Field(default=None)
+    findings: list[Finding] = Field(default_factory=list)
+    evidence: list[EvidenceRef] = Field(default_factory=list)
+
+    @property
+    def counts(self) -> bool:
+        """Whether this point enters the averages (only scored, finite scores do)."""
+        return (
+            self.status == "scored"
+            and self.coverage_extent is not None
+            and not math.isnan(self.coverage_extent)
+        )
+
+    def to_weval(self) -> dict[str, Any]:
+        """Return Weval's JSON shape, plus our `status` (and findings/evidence when present)."""
+        out: dict[str, Any] = {"keyPointText": self.key_point_text}
+        out["coverageExtent"] = self.coverage_extent if self.status == "scored" else None
+        out["multiplier"] = self.multiplier
+        if self.reflection is not None:
+            out["reflection"] = self.reflection
+        if self.citation is not None:
+            out["citation"] = self.citation
+        if self.judge_model_id is not None:
+            out["judgeModelId"] = self.judge_model_id
+        if self.individual_judgements is not None:
+            out["individualJudgements"] = [
+                {
+                    "judgeModelId": j.judge_model_id,
+                    "coverageExtent": j.coverage_extent,
+                    "reflection": j.reflection,
+                }
+                for j in self.individual_judgements
+            ]
+        out["isInverted"] = self.is_inverted
+        out["pathId"] = self.path_id
+        out["error"] = self.error
+        out["status"] = self.status
+        if self.findings:
+            out["findings"] = [f.model_dump() for f in self.findings]
+        if self.evidence:
+            out["evidence"] = [e.model_dump(exclude_none=True) for e in self.evidence]
+        return out
+
+    @classmethod
+    def from_weval(cls, data: dict[str, Any]) -> PointAssessment:
+        """Read one point assessment of a comparison JSON (ours or Weval's)."""
+        extent = data.get("coverageExtent")
+        error = data.get("error")
+        status = data.get("status")
+        if status not in ("scored", "errored", "unverified"):
+            status = "scored" if isinstance(extent, int | float) else "errored"
+        judgements = data.get("individualJudgements")
+        text = str(data.get("keyPointText", ""))
+        return cls(
+            key_point_text=text,
+            coverage_extent=float(extent) if isinstance(extent, int | float) else None,
+            multiplier=float(data.get("multiplier", 1) or 1),
+            reflection=data.get("reflection"),
+            error=error if isinstance(error, str) else None,
+            status=status,
+            path_id=data.get("pathId") or None,
+            is_inverted=bool(data.get("isInverted", False)),
+            citation=data.get("citation"),
+            kind="function" if text.startswith("Function: ") else "text",
+            judge_model_id=data.get("judgeModelId"),
+            individual_judgements=[
+                IndividualJudgement(
+                    judge_model_id=str(j.get("judgeModelId", "")),
+                    coverage_extent=float(j.get("coverageExtent", 0)),
+                    reflection=str(j.get("reflection", "")),
+                )
+                for j in judgements
+                if isinstance(j, dict)
+            ]
+            if isinstance(judgements, list)
+            else None,
+            findings=[Finding(**f) for f in data.get("findings") or [] if isinstance(f, dict)],
+            evidence=[EvidenceRef(**e) for e in data.get("evidence") or [] if isinstance(e, dict)],
+        )

@@ -1,0 +1,92 @@
+"""Where the engine keeps its data, and the user's settings (`$BLUEPRINT_HOME/settings.toml`).
+
+Settings come from, in order of precedence: explicit arguments, environment variables,
+`$BLUEPRINT_HOME/settings.toml`. Secrets (API keys) are never read from or written to this
+file's results; see `engine.providers` for key lookup.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.errors import ConfigError
+
+__all__ = ["Settings", "home_dir", "load_settings"]
+
+DEFAULT_HOME = Path("~/.blueprint-studio")
+
+
+def home_dir() -> Path:
+    """Return `$BLUEPRINT_HOME` (default `~/.blueprint-studio`), creating it if needed."""
+    raw = os.environ.get("BLUEPRINT_HOME")
+    path = Path(raw).expanduser() if raw else DEFAULT_HOME.expanduser()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _split(value: str) -> list[str]:
+    return [part.strip() for part in value.replace(";", ",").split(",") if part.strip()]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The user's settings.
+
+    Attributes:
+        call_allow: Hosts `$call` may reach (`api.example.org`, `*.example.org`). Loopback,
+            private and link-local addresses are refused unless listed here literally.
+        factcheck_url: Base URL of a fact-check service for `$factcheck`; None disables it.
+        factcheck_token: The token sent to that service, if any.
+        prices: Extra per-model prices, `{model_id: {"input": usd_per_mtok, "output": ...}}`.
+        source: The settings file that was read, if any.
+    """
+
+    call_allow: tuple[str, ...] = ()
+    factcheck_url: str | None = None
+    factcheck_token: str | None = None
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)
+    source: Path | None = None
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read settings from the environment and `$BLUEPRINT_HOME/settings.toml`.
+
+    Environment: `BLUEPRINT_CALL_ALLOW` (comma-separated hosts), `BLUEPRINT_FACTCHECK_URL`,
+    `BLUEPRINT_FACTCHECK_TOKEN`.
+
+    Raises:
+        ConfigError: The settings file exists but is not valid TOML or has wrong types.
+    """
+    path = path or home_dir() / "settings.toml"
+    data: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc}). Fix or delete the file.") from None
+    call = data.get("call", {})
+    factcheck = data.get("factcheck", {})
+    prices = data.get("prices", {})
+    if (
+        not isinstance(call, dict)
+        or not isinstance(factcheck, dict)
+        or not isinstance(prices, dict)
+    ):
+        raise ConfigError(f"{path}: [call], [factcheck] and [prices] must be tables.")
+    allow = list(call.get("allow", []))
+    if not all(isinstance(h, str) for h in allow):
+        raise ConfigError(f"{path}: [call] allow must be a list of host names.")
+    env_allow = os.environ.get("BLUEPRINT_CALL_ALLOW")
+    if env_allow is not None:
+        allow = _split(env_allow) + allow
+    return Settings(
+        call_allow=tuple(allow),
+        factcheck_url=os.environ.get("BLUEPRINT_FACTCHECK_URL") or factcheck.get("url"),
+        factcheck_token=os.environ.get("BLUEPRINT_FACTCHECK_TOKEN") or factcheck.get("token"),
+        prices={str(k): dict(v) for k, v in prices.items() if isinstance(v, dict)},
+        source=path if path.is_file() else None,
+    )
