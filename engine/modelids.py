@@ -1,0 +1,103 @@
+"""Model ids: `provider:model`, the known providers, and Weval's effective ids (`[temp:T]`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.jsvalues import js_number_str
+
+__all__ = [
+    "PROVIDERS",
+    "ProviderInfo",
+    "base_model_id",
+    "effective_model_id",
+    "is_collection",
+    "split_model_id",
+]
+
+ApiKind = Literal["openai", "anthropic", "ollama", "offline"]
+
+
+@dataclass(frozen=True)
+class ProviderInfo:
+    """How to reach one provider.
+
+    Attributes:
+        name: The prefix in model ids (`openai` in `openai:gpt-4.1-mini`).
+        api: The wire protocol: OpenAI chat completions, Anthropic messages, Ollama chat, or
+            offline (answered without any network call).
+        base_url: The default endpoint; `<NAME>_BASE_URL` overrides it.
+        needs_key: Whether `<NAME>_API_KEY` must be set.
+    """
+
+    name: str
+    api: ApiKind
+    base_url: str | None
+    needs_key: bool = True
+
+    @property
+    def key_env(self) -> str:
+        """The environment variable holding this provider's API key."""
+        return f"{self.name.upper().replace('-', '_')}_API_KEY"
+
+    @property
+    def url_env(self) -> str:
+        """The environment variable that overrides this provider's endpoint."""
+        return f"{self.name.upper().replace('-', '_')}_BASE_URL"
+
+
+PROVIDERS: dict[str, ProviderInfo] = {
+    p.name: p
+    for p in (
+        ProviderInfo("openrouter", "openai", "https://openrouter.ai/api/v1"),
+        ProviderInfo("openai", "openai", "https://api.openai.com/v1"),
+        ProviderInfo("anthropic", "anthropic", "https://api.anthropic.com/v1"),
+        ProviderInfo("ollama", "ollama", "http://127.0.0.1:11434", needs_key=False),
+        ProviderInfo("together", "openai", "https://api.together.xyz/v1"),
+        ProviderInfo("xai", "openai", "https://api.x.ai/v1"),
+        ProviderInfo("mistral", "openai", "https://api.mistral.ai/v1"),
+        ProviderInfo("google", "openai", "https://generativelanguage.googleapis.com/v1beta/openai"),
+        ProviderInfo("groq", "openai", "https://api.groq.com/openai/v1"),
+        ProviderInfo("deepseek", "openai", "https://api.deepseek.com/v1"),
+        ProviderInfo("ideal", "offline", None, needs_key=False),
+        ProviderInfo("replay", "offline", None, needs_key=False),
+    )
+}
+"""Providers known by name. Any other prefix works as an OpenAI-compatible endpoint when
+`<PREFIX>_BASE_URL` is set (for example `VLLM_BASE_URL` for `vllm:my-model`)."""
+
+_SUFFIX = re.compile(r"\[(?:temp|sp_idx):[^\]]*\]")
+_COLLECTION = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def is_collection(model_id: str) -> bool:
+    """True for Weval's all-uppercase collection placeholders such as `CORE`."""
+    return bool(_COLLECTION.fullmatch(model_id))
+
+
+def split_model_id(model_id: str) -> tuple[str, str] | None:
+    """Split `provider:model` at the first colon (whitespace around it is tolerated).
+
+    `ideal` alone is the offline ideal-response model. Returns None when there is no prefix.
+    """
+    if model_id.strip() == "ideal":
+        return "ideal", "ideal"
+    provider, sep, model = model_id.partition(":")
+    if not sep or not provider.strip():
+        return None
+    return provider.strip(), model.strip()
+
+
+def effective_model_id(model_id: str, temperature: float, system_index: int | None) -> str:
+    """Return Weval's effective id: `<model>[temp:<T>]`, plus `[sp_idx:<i>]` with several systems."""
+    out = f"{model_id}[temp:{js_number_str(temperature)}]"
+    if system_index is not None:
+        out += f"[sp_idx:{system_index}]"
+    return out
+
+
+def base_model_id(effective_id: str) -> str:
+    """Strip Weval's `[temp:…]` and `[sp_idx:…]` suffixes."""
+    return _SUFFIX.sub("", effective_id)
