@@ -136,7 +136,7 @@ def js_to_fixed(value: float, digits: int) -> str:
     quantum = Decimal(1).scaleb(-digits)
     rounded = Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP)
     text = f"{rounded:.{digits}f}"
-    if text.startswith("-") and Decimal(text) == 0:
+    if value == 0 and text.startswith("-"):  # (-0).toFixed() is "0"; (-0.2).toFixed() is "-0"
         text = text[1:]
     return text
 

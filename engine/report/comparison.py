@@ -1,0 +1,296 @@
+"""Weval's comparison JSON (`<runLabel>_<timestamp>_comparison.json`, spec §6): write and read."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.assessment import PointAssessment
+from engine.blueprint.models import Blueprint
+from engine.errors import InputError
+from engine.jsvalues import js_clean
+from engine.scoring.cells import CellScore
+from engine.scoring.summary import ModelSummary, summarize_models
+
+__all__ = [
+    "IDEAL_MODEL_ID",
+    "Comparison",
+    "cell_from_weval",
+    "config_content_hash",
+    "read_comparison",
+    "safe_timestamp",
+]
+
+IDEAL_MODEL_ID = "IDEAL_BENCHMARK"
+
+
+def _engine_version() -> str:
+    try:
+        return version("blueprint-studio")
+    except PackageNotFoundError:
+        return "0"
+
+
+def safe_timestamp(moment: datetime | None = None) -> str:
+    """Return Weval's file-safe timestamp, `YYYY-MM-DDTHH-mm-ss-SSSZ` (UTC)."""
+    moment = (moment or datetime.now(UTC)).astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H-%M-%S-") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def config_content_hash(blueprint: Blueprint, models: list[str]) -> str:
+    """Return the 16-hex content hash Weval uses as the run label (spec §6.1)."""
+    prompts = sorted(blueprint.weval.get("prompts", []), key=lambda p: str(p.get("id")))
+    payload = {
+        "models": sorted(models),
+        "system": blueprint.weval.get("system"),
+        "systems": sorted(str(s) for s in blueprint.systems or []),
+        "prompts": [
+            {
+                "id": p.get("id"),
+                "promptText": p.get("promptText"),
+                "idealResponse": p.get("idealResponse"),
+                "system": p.get("system"),
+                "points": p.get("points"),
+                "weight": p.get("weight"),
+            }
+            for p in prompts
+        ],
+        "temperatureSettings": {
+            "temperature": blueprint.temperature,
+            "temperatures": blueprint.temperatures,
+        },
+    }
+    text = json.dumps(js_clean(payload), separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+class Comparison(BaseModel):
+    """A scored run in memory: what the comparison JSON holds, typed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    config_id: str
+    config_title: str
+    run_label: str
+    timestamp: str
+    description: str | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
+    models: list[str] = Field(description="Effective model ids, sorted.")
+    prompt_ids: list[str]
+    prompt_contexts: dict[str, Any] = Field(default_factory=dict)
+    system_prompts: dict[str, str | None] = Field(default_factory=dict)
+    responses: dict[str, dict[str, str]] = Field(default_factory=dict)
+    histories: dict[str, dict[str, list[dict[str, Any]]]] = Field(default_factory=dict)
+    errors: dict[str, dict[str, str]] = Field(default_factory=dict)
+    cells: dict[str, dict[str, CellScore]] = Field(default_factory=dict)
+    extra: dict[str, Any] = Field(
+        default_factory=dict, description="Top-level keys we do not model."
+    )
+
+    def cell(self, prompt_id: str, model_id: str) -> CellScore | None:
+        """Return the cell of a prompt and model, if present."""
+        return self.cells.get(prompt_id, {}).get(model_id)
+
+    def prompt_weights(self) -> dict[str, float | None]:
+        """Return each prompt's weight from the config (None when unset)."""
+        out: dict[str, float | None] = {}
+        for p in self.config.get("prompts", []) if isinstance(self.config, dict) else []:
+            if isinstance(p, dict):
+                w = p.get("weight")
+                out[str(p.get("id"))] = float(w) if isinstance(w, int | float) else None
+        return out
+
+    def summaries(self) -> dict[str, ModelSummary]:
+        """Return per-model statistics over the prompts (prompt-weighted averages)."""
+        cells = [c for row in self.cells.values() for m, c in row.items() if m != IDEAL_MODEL_ID]
+        return summarize_models(cells, self.prompt_weights())
+
+    def to_weval(self) -> dict[str, Any]:
+        """Return the comparison JSON: Weval's fields plus our `status` and a summary block."""
+        summaries = self.summaries()
+        out: dict[str, Any] = {
+            "configId": self.config_id,
+            "configTitle": self.config_title,
+            "runLabel": self.run_label,
+            "timestamp": self.timestamp,
+        }
+        if self.description is not None:
+            out["description"] = self.description
+        out.update(
+            {
+                "config": self.config,
+                "evalMethodsUsed": ["llm-coverage"],
+                "effectiveModels": self.models,
+                "modelSystemPrompts": self.system_prompts,
+                "promptIds": self.prompt_ids,
+                "promptContexts": self.prompt_contexts,
+                "allFinalAssistantResponses": self.responses,
+            }
+        )
+        if self.histories:
+            out["fullConversationHistories"] = self.histories
+        if self.errors:
+            out["errors"] = self.errors
+        out["evaluationResults"] = {
+            "llmCoverageScores": {
+                pid: {model: cell.to_weval() for model, cell in row.items()}
+                for pid, row in self.cells.items()
+            },
+            "perModelHybridScores": {
+                m: {"average": s.average, "stddev": s.stddev} for m, s in summaries.items()
+            },
+        }
+        out["blueprintStudio"] = {
+            "engineVersion": _engine_version(),
+            "perModelSummary": {
+                m: s.model_dump(exclude={"model_id"}) for m, s in summaries.items()
+            },
+        }
+        out.update(self.extra)
+        return js_clean(out)  # type: ignore[no-any-return]
+
+    def write(self, directory: Path) -> Path:
+        """Write `<runLabel>_<timestamp>_comparison.json` into `directory`; return its path."""
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{self.run_label}_{self.timestamp}_comparison.json"
+        path.write_text(json.dumps(self.to_weval(), ensure_ascii=False, indent=1), encoding="utf-8")
+        return path
+
+
+_KNOWN = {
+    "configId",
+    "configTitle",
+    "runLabel",
+    "timestamp",
+    "description",
+    "config",
+    "evalMethodsUsed",
+    "effectiveModels",
+    "modelSystemPrompts",
+    "promptIds",
+    "promptContexts",
+    "allFinalAssistantResponses",
+    "fullConversationHistories",
+    "errors",
+    "evaluationResults",
+    "blueprintStudio",
+}
+
+
+def _bad(where: str, what: str) -> InputError:
+    return InputError(
+        f"{where}: this is not a comparison JSON file ({what}). Open a "
+        "`*_comparison.json` written by `blueprint run`/`blueprint score` or by Weval."
+    )
+
+
+def cell_from_weval(pid: str, model: str, raw: Any, where: str = "comparison") -> CellScore:
+    """Read one `llmCoverageScores[prompt][model]` entry (ours or Weval's).
+
+    Raises:
+        InputError: The entry does not have the shape of a coverage result.
+    """
+    if raw is None:
+        return CellScore(prompt_id=pid, model_id=model, error="No result recorded.")
+    if not isinstance(raw, dict):
+        raise _bad(where, f"llmCoverageScores[{pid!r}][{model!r}] is not an object")
+    if "pointAssessments" not in raw and "error" in raw:
+        return CellScore(prompt_id=pid, model_id=model, error=str(raw["error"]))
+    points = raw.get("pointAssessments", [])
+    if not isinstance(points, list) or not all(isinstance(p, dict) for p in points):
+        raise _bad(where, f"pointAssessments of {pid!r} / {model!r} is not a list of objects")
+    score = raw.get("avgCoverageExtent")
+    agreement = raw.get("judgeAgreement")
+    return CellScore(
+        prompt_id=pid,
+        model_id=model,
+        assessments=[PointAssessment.from_weval(p) for p in points],
+        score=float(score) if isinstance(score, int | float) else None,
+        judge_agreement=agreement if isinstance(agreement, dict) else None,
+    )
+
+
+def _str_map(value: Any) -> dict[str, dict[str, str]]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {
+        str(p): {str(m): str(t) for m, t in row.items() if isinstance(t, str)}
+        for p, row in value.items()
+        if isinstance(row, Mapping)
+    }
+
+
+def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
+    """Read a comparison JSON file (ours or Weval's) and validate its shape.
+
+    Raises:
+        InputError: The file is unreadable, not JSON, or not a comparison result; the message
+            says what is missing.
+    """
+    if isinstance(source, Mapping):
+        data: Any = dict(source)
+        where = "comparison"
+    else:
+        where = str(source)
+        try:
+            data = json.loads(Path(source).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise InputError(f"{where}: cannot read the file ({exc.strerror or exc}).") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"{where}: not valid JSON ({exc}).") from None
+    if not isinstance(data, dict):
+        raise _bad(where, "the top level is not an object")
+    results = data.get("evaluationResults")
+    if not isinstance(results, dict) or not isinstance(results.get("llmCoverageScores"), dict):
+        raise _bad(where, "evaluationResults.llmCoverageScores is missing")
+    coverage = results["llmCoverageScores"]
+    cells: dict[str, dict[str, CellScore]] = {}
+    for pid, row in coverage.items():
+        if not isinstance(row, dict):
+            raise _bad(where, f"llmCoverageScores[{pid!r}] is not an object")
+        cells[str(pid)] = {
+            str(m): cell_from_weval(str(pid), str(m), raw, where) for m, raw in row.items()
+        }
+    models = data.get("effectiveModels")
+    if not isinstance(models, list):
+        models = sorted({m for row in cells.values() for m in row})
+    prompt_ids = data.get("promptIds")
+    if not isinstance(prompt_ids, list):
+        prompt_ids = sorted(cells)
+    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    systems = data.get("modelSystemPrompts")
+    histories = data.get("fullConversationHistories")
+    return Comparison(
+        config_id=str(data.get("configId") or "comparison"),
+        config_title=str(data.get("configTitle") or data.get("configId") or "Comparison"),
+        run_label=str(data.get("runLabel") or ""),
+        timestamp=str(data.get("timestamp") or ""),
+        description=data.get("description") if isinstance(data.get("description"), str) else None,
+        config=config or {},
+        models=[str(m) for m in models],
+        prompt_ids=[str(p) for p in prompt_ids],
+        prompt_contexts=dict(data.get("promptContexts") or {}),
+        system_prompts={
+            str(k): (v if isinstance(v, str) else None) for k, v in (systems or {}).items()
+        }
+        if isinstance(systems, dict)
+        else {},
+        responses=_str_map(data.get("allFinalAssistantResponses")),
+        histories={
+            str(p): {str(m): list(h) for m, h in row.items() if isinstance(h, list)}
+            for p, row in histories.items()
+            if isinstance(row, dict)
+        }
+        if isinstance(histories, dict)
+        else {},
+        errors=_str_map(data.get("errors")),
+        cells=cells,
+        extra={k: v for k, v in data.items() if k not in _KNOWN},
+    )

@@ -1,0 +1,65 @@
+"""Per-model statistics across prompts (spec §6.5): prompt-weighted averages and spreads."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.scoring.cells import CellScore
+
+__all__ = ["ModelSummary", "sample_stddev", "summarize_models"]
+
+
+class ModelSummary(BaseModel):
+    """One model's results over the prompts of a run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model_id: str
+    average: float | None = Field(description="Prompt-weighted mean of the prompt scores.")
+    stddev: float | None = Field(description="Sample standard deviation (n-1); None if n < 2.")
+    scored_prompts: int = Field(description="Prompts with a score.")
+    failed_prompts: int = Field(description="Prompts whose response failed to generate.")
+    unscored_prompts: int = Field(description="Prompts with a response but nothing scored.")
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+def sample_stddev(values: list[float]) -> float | None:
+    """Return the sample standard deviation (n - 1), or None for fewer than two values."""
+    if len(values) < 2:
+        return None
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+
+
+def summarize_models(
+    cells: Iterable[CellScore], prompt_weights: Mapping[str, float | None]
+) -> dict[str, ModelSummary]:
+    """Summarize each model: `Σ(score × w) / Σ w` over prompts with a score (w defaults to 1)."""
+    by_model: dict[str, list[CellScore]] = {}
+    for cell in cells:
+        by_model.setdefault(cell.model_id, []).append(cell)
+    out: dict[str, ModelSummary] = {}
+    for model_id in sorted(by_model):
+        group = by_model[model_id]
+        scored = [c for c in group if c.score is not None]
+        values = [c.score for c in scored if c.score is not None]
+        weights = [prompt_weights.get(c.prompt_id) or 1.0 for c in scored]
+        total = sum(weights)
+        average = (
+            sum(v * w for v, w in zip(values, weights, strict=True)) / total if total else None
+        )
+        out[model_id] = ModelSummary(
+            model_id=model_id,
+            average=average,
+            stddev=sample_stddev(values),
+            scored_prompts=len(scored),
+            failed_prompts=sum(1 for c in group if c.error is not None and not c.assessments),
+            unscored_prompts=sum(1 for c in group if c.score is None and c.assessments),
+            minimum=min(values) if values else None,
+            maximum=max(values) if values else None,
+        )
+    return out
