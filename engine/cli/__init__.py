@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import click
 
+from engine.cli.lint_cmd import lint_command
 from engine.cli.normalize_cmd import normalize
+from engine.cli.run_cmd import plan_cmd, run_cmd
+from engine.cli.schema_cmd import schema
+from engine.cli.score_cmd import score
 
 __all__ = ["cli", "main"]
 
@@ -16,6 +20,11 @@ def cli() -> None:
 
 
 cli.add_command(normalize)
+cli.add_command(plan_cmd)
+cli.add_command(run_cmd)
+cli.add_command(score)
+cli.add_command(lint_command, name="lint")
+cli.add_command(schema)
 
 
 def main() -> None:

@@ -77,7 +77,7 @@ def csv_rows(comparison: Comparison) -> Iterator[dict[str, Any]]:
 
 
 def comparison_csv(comparison: Comparison) -> str:
-    """Return the CSV text (header row first, `\\r\\n` line ends as spreadsheets expect)."""
+    """Return the CSV text: a header row first, CRLF line ends as spreadsheets expect."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(CSV_COLUMNS))
     writer.writeheader()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -61,11 +61,19 @@ def _names(models: Sequence[str]) -> dict[str, str]:
     return short if len(set(short.values())) == len(short) else {m: m for m in models}
 
 
-def _group_name(path_id: str | None, inverted: bool) -> str:
-    label = "Required"
-    if path_id:
+def _path_names(path_ids: Iterable[str | None]) -> dict[str, str]:
+    """Paths named "Path 1", "Path 2"… in the order they are written (by their index)."""
+
+    def key(path_id: str) -> tuple[int, str]:
         index = path_id.removeprefix("path_")
-        label = f"Path {int(index) + 1}" if index.isdigit() else path_id
+        return (int(index), "") if index.isdigit() else (1 << 30, path_id)
+
+    ordered = sorted({p for p in path_ids if p}, key=key)
+    return {p: f"Path {i}" for i, p in enumerate(ordered, 1)}
+
+
+def _group_name(path_id: str | None, inverted: bool, names: Mapping[str, str]) -> str:
+    label = names.get(path_id, path_id) if path_id else "Required"
     return label + (" (should not)" if inverted else "")
 
 
@@ -174,10 +182,11 @@ def _mean(points: Sequence[PointLine], result: float | None) -> str:
 def _group_lines(group: GroupExplanation) -> list[str]:
     if group.kind == "required":
         return [f"Required points: {_e(_mean(group.points, group.score))}"]
+    names = _path_names(path.path_id for path in group.paths)
     lines = []
     for path in group.paths:
         won = path.path_id == group.winner
-        label = _group_name(path.path_id, False)
+        label = names[path.path_id]
         text = f"{label}: {_e(_mean(path.points, path.score))}"
         lines.append(f"<span class=win>{text} ← best path, counts</span>" if won else text)
     return lines
@@ -212,6 +221,7 @@ def _cell_section(
             f"<p class=err>{_e(cell.error)}</p>{spent}</details>"
         )
     expl = cell.explain()
+    names = _path_names(a.path_id for a in cell.assessments)
     rows = []
     for index, a in enumerate(cell.assessments):
         line = next(
@@ -223,12 +233,19 @@ def _cell_section(
             ),
             next((p for p in expl.left_out if p.index == index), None),
         )
-        judges = "; ".join(
-            f"{j.judge_model_id}: {j.coverage_extent:.2f}" for j in a.individual_judgements or []
+        judgements = a.individual_judgements or []
+        reasons = (
+            "<br>".join(
+                f"{_e(j.judge_model_id)} ({j.coverage_extent:.2f}): {_e(j.reflection)}"
+                for j in judgements
+            )
+            if judgements
+            else _e(a.reflection or "")
         )
-        why = f"<td>{_e(a.reflection or a.error or '')}{('<br><span class=muted>' + _e(judges) + '</span>') if judges else ''}</td>"
+        error = f"<br><span class=err>{_e(a.error)}</span>" if a.error else ""
+        why = f"<td>{reasons}{error}</td>"
         if line is not None:
-            rows.append(_point_row(line, _group_name(a.path_id, a.is_inverted), why))
+            rows.append(_point_row(line, _group_name(a.path_id, a.is_inverted, names), why))
     steps = [line for g in expl.groups for line in _group_lines(g)]
     steps.append(f"Final score: {_e(expl.formula)}")
     answer = (

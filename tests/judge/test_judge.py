@@ -76,13 +76,18 @@ def caller_from(table):
 
 # --- parsing (spec §5.4) ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("text", "cls", "score"),
     [
         (answer("CLASS_EXACT"), "CLASS_EXACT", 1.0),
         (answer("exact"), "CLASS_EXACT", 1.0),
         (answer(" class_very_nearly "), "CLASS_VERY_NEARLY", 0.875),
-        ("<Reflection>r</Reflection><CLASSIFICATION>**CLASS_TRACE**</CLASSIFICATION>", "CLASS_TRACE", 0.125),
+        (
+            "<Reflection>r</Reflection><CLASSIFICATION>**CLASS_TRACE**</CLASSIFICATION>",
+            "CLASS_TRACE",
+            0.125,
+        ),
         ("I think this is CLASS_UNMET overall.", "CLASS_UNMET", 0.001),
         (answer("CLASS_UTTERLY_UNMET"), "CLASS_UTTERLY_UNMET", 0.0),
     ],
@@ -98,7 +103,10 @@ def test_tolerant_parser(text, cls, score):
         ("", "Empty response"),
         ("   ", "Empty response"),
         ("<reflection>x</reflection>", "Failed to parse XML"),
-        (answer("CLASS_MAJORLY_MET"), "Invalid classification value"),  # a 5-point name on the 9-point scale
+        (
+            answer("CLASS_MAJORLY_MET"),
+            "Invalid classification value",
+        ),  # a 5-point name on the 9-point scale
         ("CLASS_EXACT or CLASS_TRACE", "Failed to parse XML"),
     ],
 )
@@ -122,20 +130,30 @@ def test_five_point_scale_when_asked():
 
 # --- prompts (spec §5.1-§5.2) ----------------------------------------------------------
 
+
 def test_transcript_marks_generated_and_fixed_turns():
     text = transcript(
-        [{"role": "system", "content": "s"}, {"role": "user", "content": "u"},
-         {"role": "assistant", "content": "fixed"}, {"role": "assistant", "content": "gen"}],
+        [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": "u"},
+            {"role": "assistant", "content": "fixed"},
+            {"role": "assistant", "content": "gen"},
+        ],
         [3],
     )
     assert text.split("\n--------------------\n") == [
-        "system: s", "user: u", "assistant (fixed): fixed", "assistant (generated): gen",
+        "system: s",
+        "user: u",
+        "assistant (fixed): fixed",
+        "assistant (generated): gen",
     ]
 
 
 @pytest.mark.parametrize("scale", [FIVE_POINT, NINE_POINT])
 def test_prompt_uses_only_the_active_scales_class_names(scale):
-    system, user = build_judge_prompt(criterion="c", transcript_text="t", subject="s", scale=scale, approach="holistic")
+    system, user = build_judge_prompt(
+        criterion="c", transcript_text="t", subject="s", scale=scale, approach="holistic"
+    )
     other = NINE_POINT if scale is FIVE_POINT else FIVE_POINT
     names = {c.name for c in scale.classes}
     foreign = {c.name for c in other.classes} - names
@@ -146,18 +164,35 @@ def test_prompt_uses_only_the_active_scales_class_names(scale):
 
 
 def test_holistic_description_and_no_literal_undefined():
-    system, _ = build_judge_prompt(criterion="c", transcript_text="t", subject="s", scale=NINE_POINT,
-                                   approach="holistic", description="Suite context here")
+    system, _ = build_judge_prompt(
+        criterion="c",
+        transcript_text="t",
+        subject="s",
+        scale=NINE_POINT,
+        approach="holistic",
+        description="Suite context here",
+    )
     assert "<BROAD_EVALUATION_DESCRIPTION>" in system and "Suite context here" in system
-    system, _ = build_judge_prompt(criterion="c", transcript_text="t", subject="s", scale=NINE_POINT,
-                                   approach="holistic", description=None)
+    system, _ = build_judge_prompt(
+        criterion="c",
+        transcript_text="t",
+        subject="s",
+        scale=NINE_POINT,
+        approach="holistic",
+        description=None,
+    )
     assert "BROAD_EVALUATION_DESCRIPTION" not in system and "undefined" not in system
-    _, standard = build_judge_prompt(criterion="c", transcript_text="t", subject="s", scale=NINE_POINT)
-    _, aware = build_judge_prompt(criterion="c", transcript_text="t", subject="s", scale=NINE_POINT, approach="prompt-aware")
+    _, standard = build_judge_prompt(
+        criterion="c", transcript_text="t", subject="s", scale=NINE_POINT
+    )
+    _, aware = build_judge_prompt(
+        criterion="c", transcript_text="t", subject="s", scale=NINE_POINT, approach="prompt-aware"
+    )
     assert "the following <CRITERION>" in standard and "THIS SPECIFIC <CRITERION>" in aware
 
 
 # --- consensus (spec §5.6-§5.7) --------------------------------------------------------
+
 
 def judge_cell(judges, table, custom=True):
     call = caller_from(table)
@@ -183,14 +218,19 @@ def test_two_custom_judges_average_and_invert():
     assert len(calls) == 4 and len(records) == 4
     assert agreement["numItems"] == 2 and agreement["numJudges"] == 2
     # the judge sees the generated turns as the subject and the criterion
-    system, user = calls[0][1], calls[0][2]
-    assert "<CRITERION>\nbe polite\n</CRITERION>" in user or "<CRITERION>\nbe rude\n</CRITERION>" in user
+    _system, user = calls[0][1], calls[0][2]
+    assert (
+        "<CRITERION>\nbe polite\n</CRITERION>" in user
+        or "<CRITERION>\nbe rude\n</CRITERION>" in user
+    )
     assert "<TEXT>\nfirst\n\nsecond\n</TEXT>" in user
 
 
 def test_custom_judge_failure_gives_partial_consensus_without_backup():
     judges = [JudgeSpec("custom:judge1", "standard"), JudgeSpec("custom:judge2", "standard")]
-    assessments, *_ , calls, _ = judge_cell(judges, {"custom:judge1": answer("CLASS_EXACT"), "custom:judge2": RuntimeError("boom")})
+    assessments, *_, calls, _ = judge_cell(
+        judges, {"custom:judge1": answer("CLASS_EXACT"), "custom:judge2": RuntimeError("boom")}
+    )
     polite = assessments[0]
     assert polite.coverage_extent == 1.0 and polite.status == "scored"
     assert polite.judge_model_id == "consensus(standard(custom:judge1))"
@@ -212,11 +252,13 @@ def test_default_judges_use_the_backup_when_one_fails():
     table = {j.model: answer("CLASS_EXACT") for j in DEFAULT_JUDGES}
     table[DEFAULT_JUDGES[0].model] = RuntimeError("down")
     assert BACKUP_JUDGE.model == DEFAULT_JUDGES[2].model  # same model, answered by the table
-    assessments, agreement, calls, records = judge_cell(list(DEFAULT_JUDGES), table, custom=False)
+    assessments, agreement, _calls, records = judge_cell(list(DEFAULT_JUDGES), table, custom=False)
     polite = assessments[0]
     assert polite.error is None
     assert "NOTE: Backup judge was used" in polite.reflection
-    assert polite.judge_model_id.endswith("backup-claude-4-5-haiku(openrouter:anthropic/claude-haiku-4.5))")
+    assert polite.judge_model_id.endswith(
+        "backup-claude-4-5-haiku(openrouter:anthropic/claude-haiku-4.5))"
+    )
     assert sum(1 for r in records if r.backup) == 2  # once per text point
     assert agreement["numJudges"] == 3
 
@@ -229,12 +271,16 @@ def test_no_backup_when_every_primary_succeeds():
 
 def test_consensus_is_rounded_like_javascript():
     judges = [JudgeSpec("a:1"), JudgeSpec("a:2"), JudgeSpec("a:3")]
-    assessments, *_ = judge_cell(judges, {"a:1": answer("CLASS_EXACT"), "a:2": answer("CLASS_TRACE"), "a:3": answer("CLASS_TRACE")})
+    assessments, *_ = judge_cell(
+        judges,
+        {"a:1": answer("CLASS_EXACT"), "a:2": answer("CLASS_TRACE"), "a:3": answer("CLASS_TRACE")},
+    )
     # (1 + 0.125 + 0.125) / 3 = 0.41666 -> 0.42
     assert assessments[0].coverage_extent == 0.42
 
 
 # --- agreement (spec §5.8) -------------------------------------------------------------
+
 
 def test_krippendorff_facts():
     alpha, n = krippendorff_alpha([[0.75, 0.875], [0.625, 0.75], [0.5, 0.625]])
@@ -245,11 +291,19 @@ def test_krippendorff_facts():
 
 def test_agreement_block():
     judges = [JudgeSpec("x:a", id="A"), JudgeSpec("x:b", id="B")]
-    assessments, agreement, *_ = judge_cell(judges, {"x:a": answer("CLASS_EXACT"), "x:b": answer("CLASS_UTTERLY_UNMET")})
+    assessments, agreement, *_ = judge_cell(
+        judges, {"x:a": answer("CLASS_EXACT"), "x:b": answer("CLASS_UTTERLY_UNMET")}
+    )
     assert agreement["interpretation"] == "unreliable"
     assert agreement["krippendorffsAlpha"] == -0.5
     assert agreement["numComparisons"] == 2
     assert [u["judgeId"] for u in agreement["judgesUsed"]] == ["A", "B"]
     assert len(agreement["judgeSetFingerprint"]) == 12
-    single = judge_agreement([assessments[0].model_copy(update={"individual_judgements": assessments[0].individual_judgements[:1]})])
+    single = judge_agreement(
+        [
+            assessments[0].model_copy(
+                update={"individual_judgements": assessments[0].individual_judgements[:1]}
+            )
+        ]
+    )
     assert single is None

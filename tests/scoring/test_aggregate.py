@@ -46,7 +46,15 @@ def score_of(points):
         ([pa(1, 3, "p1"), pa(0, 1, "p1"), pa(0.5, 2, "p2"), pa(0.8, 1, "p2")], 0.75),
         ([pa(0.8), pa(0.6), pa(0.2, path="p1"), pa(0.4, path="p1"), pa(1.0, path="p2")], 0.85),
         ([pa(0.3, path="a"), pa(0.9, path="b"), pa(0.1, path="c")], 0.9),
-        ([pa(0.8, path="p1"), pa(None, path="p1", status="errored"), pa(0.5, path="p2"), pa(0.7, path="p2")], 0.8),
+        (
+            [
+                pa(0.8, path="p1"),
+                pa(None, path="p1", status="errored"),
+                pa(0.5, path="p2"),
+                pa(0.7, path="p2"),
+            ],
+            0.8,
+        ),
         ([pa(None, path="p1", status="errored"), pa(0.4, path="p2"), pa(0.6, path="p2")], 0.5),
         ([pa(0.8), pa(0.6), pa(1)], 0.8),
         ([pa(0.8, path=""), pa(0.6, path="  "), pa(1)], 0.8),
@@ -57,8 +65,15 @@ def test_upstream_coverage_logic_table(points, expected):
 
 
 def test_worked_example_0425():
-    points = [pa(1.0), pa(0.75), pa(0.5), pa(0.2, path="path_3"), pa(0.0, path="path_3"),
-              pa(0.0, path="path_4"), pa(0.0, path="path_4")]
+    points = [
+        pa(1.0),
+        pa(0.75),
+        pa(0.5),
+        pa(0.2, path="path_3"),
+        pa(0.0, path="path_3"),
+        pa(0.0, path="path_4"),
+        pa(0.0, path="path_4"),
+    ]
     assert score_of(points) == pytest.approx(0.425)
     ex = explain(points)
     required, paths = ex.groups
@@ -86,7 +101,9 @@ def test_single_element_path_pitfall():
 
 
 def test_or_logic_integration_facts():
-    paths = [pa(s, path="p1") for s in (0.1, 0.2, 0.8)] + [pa(s, path="p2") for s in (0.8, 0.85, 0.9)]
+    paths = [pa(s, path="p1") for s in (0.1, 0.2, 0.8)] + [
+        pa(s, path="p2") for s in (0.8, 0.85, 0.9)
+    ]
     paths += [pa(s, path="p3") for s in (1.0, 0.9)]
     assert score_of(paths) == pytest.approx(0.95)
     assert score_of([pa(0.8), pa(0.3, path="p1"), pa(0.9, path="p2")]) == pytest.approx(0.85)
@@ -127,7 +144,14 @@ def test_should_not_paths_merge_with_should_paths_of_the_same_index_as_weval_doe
 # The rounding table of spec §4.4: JavaScript toFixed(2), not Python's round.
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(0.125, "0.13"), (0.625, "0.63"), (0.375, "0.38"), (0.875, "0.88"), (1.005, "1.00"), (2.675, "2.67")],
+    [
+        (0.125, "0.13"),
+        (0.625, "0.63"),
+        (0.375, "0.38"),
+        (0.875, "0.88"),
+        (1.005, "1.00"),
+        (2.675, "2.67"),
+    ],
 )
 def test_rounding_is_javascript_to_fixed(value, text):
     assert js_to_fixed(value, 2) == text
@@ -141,8 +165,12 @@ def test_python_round_would_be_wrong_here():
 
 score_st = st.one_of(st.none(), st.floats(0, 1, allow_nan=False))
 point_st = st.builds(
-    lambda s, w, path, status: pa(s if status == "scored" and s is not None else None, w, path,
-                                  status if s is not None else "errored"),
+    lambda s, w, path, status: pa(
+        s if status == "scored" and s is not None else None,
+        w,
+        path,
+        status if s is not None else "errored",
+    ),
     score_st,
     st.sampled_from([0.1, 0.5, 1.0, 1.5, 2.0, 3.0, 10.0]),
     st.sampled_from([None, None, "path_1", "path_2", "path_4"]),

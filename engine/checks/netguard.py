@@ -1,0 +1,159 @@
+"""Which hosts `$call` may reach: the user's allow-list, and no private addresses by default.
+
+A blueprint is untrusted: its `$call` could aim at the cloud metadata service
+(`169.254.169.254`), a database on localhost or the office network. Before any request the host
+must be in `Settings.call_allow` (exact host, or `*.domain` for its subdomains), and every
+address it resolves to must be public. Loopback, private, link-local, unspecified, multicast
+and other non-global addresses are refused unless the host is listed literally (an explicit
+opt-in such as `127.0.0.1` for a local service).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from engine.settings import Settings
+
+__all__ = ["ALLOW_HELP", "call_host_refusal", "host_of", "resolve_refusal"]
+
+ALLOW_HELP = (
+    "To allow it, add the host to the environment variable BLUEPRINT_CALL_ALLOW "
+    "(comma-separated host names; `*.example.org` allows subdomains, `*` any public host; "
+    "e.g. BLUEPRINT_CALL_ALLOW=api.example.org,*.example.org) or to "
+    '`[call] allow = ["api.example.org", "*.example.org"]` in $BLUEPRINT_HOME/settings.toml.'
+)
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def host_of(url: str) -> str | None:
+    """Return the lower-case host of an http(s) URL, or None if it has none."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https"):
+        return None
+    return (parts.hostname or "").lower().rstrip(".") or None
+
+
+def _literal_ip(host: str) -> IPAddress | None:
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        if not host or any(c not in "0123456789abcdefx." for c in host):
+            return None
+        try:  # legacy IPv4 spellings: 2130706433, 0x7f.1, 0177.0.0.1
+            ip = ipaddress.ip_address(socket.inet_aton(host))
+        except OSError:
+            return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def _non_public(ip: IPAddress) -> str | None:
+    """Name the kind of a non-public address, or None if it is public."""
+    for kind, flag in (
+        ("loopback", ip.is_loopback),
+        ("unspecified", ip.is_unspecified),
+        ("link-local", ip.is_link_local),
+        ("multicast", ip.is_multicast),
+        ("private", ip.is_private),
+        ("reserved", ip.is_reserved),
+    ):
+        if flag:
+            return kind
+    return None if ip.is_global else "non-public"
+
+
+def _listed(host: str, settings: Settings) -> tuple[bool, bool]:
+    """Return (allowed by the list, listed literally).
+
+    `*` allows every host; `*.example.org` allows the subdomains of example.org (never an IP
+    address); anything else must equal the host.
+    """
+    literal = False
+    allowed = False
+    is_ip = _literal_ip(host) is not None
+    for entry in settings.call_allow:
+        entry = entry.strip().lower().rstrip(".")
+        if entry.startswith("[") and entry.endswith("]"):
+            entry = entry[1:-1]
+        if entry == host:
+            allowed = literal = True
+        elif entry == "*" or (
+            entry.startswith("*.")
+            and not is_ip
+            and host.endswith(entry[1:])
+            and len(host) > len(entry) - 1
+        ):
+            allowed = True
+    return allowed, literal
+
+
+def _address_refusal(host: str, kind: str, address: str) -> str:
+    return (
+        f"Refusing to call '{host}': it is a {kind} address ({address}). Loopback, private, "
+        "link-local, unspecified and multicast addresses are refused unless the host is listed "
+        f"literally in the allow-list (e.g. BLUEPRINT_CALL_ALLOW={host}). {ALLOW_HELP}"
+    )
+
+
+def call_host_refusal(url: str, settings: Settings) -> str | None:
+    """Return why `$call` may not reach `url` under `settings`, or None if it may.
+
+    A static check for the linter: the URL's scheme and host, the allow-list, and literal IP
+    addresses or `localhost`. It never resolves DNS (`resolve_refusal` does, before a request).
+    """
+    host = host_of(url)
+    if host is None:
+        return f"Refusing to call '{url}': only http:// and https:// URLs with a host are allowed."
+    allowed, literal = _listed(host, settings)
+    if not allowed:
+        return f"Refusing to call '{host}': it is not in the $call allow-list. {ALLOW_HELP}"
+    if literal:
+        return None
+    if host == "localhost" or host.endswith(".localhost"):
+        return _address_refusal(host, "loopback", host)
+    ip = _literal_ip(host)
+    if ip is not None and (kind := _non_public(ip)) is not None:
+        return _address_refusal(host, kind, str(ip))
+    return None
+
+
+def _default_resolve(host: str) -> list[str]:
+    return sorted({str(info[4][0]) for info in socket.getaddrinfo(host, None)})
+
+
+def resolve_refusal(
+    url: str, settings: Settings, resolve: Callable[[str], list[str]] | None = None
+) -> str | None:
+    """`call_host_refusal`, then resolve the host and refuse any non-public address.
+
+    Args:
+        url: The URL about to be requested.
+        settings: The allow-list.
+        resolve: Host name to addresses (default: `socket.getaddrinfo`).
+    """
+    static = call_host_refusal(url, settings)
+    if static is not None:
+        return static
+    host = host_of(url) or ""
+    if _listed(host, settings)[1] or _literal_ip(host) is not None:
+        return None
+    try:
+        addresses = (resolve or _default_resolve)(host)
+    except OSError as exc:
+        return f"Refusing to call '{host}': its name does not resolve ({exc})."
+    if not addresses:
+        return f"Refusing to call '{host}': its name does not resolve."
+    for address in addresses:
+        ip = _literal_ip(address.split("%")[0])
+        kind = "unparseable" if ip is None else _non_public(ip)
+        if kind is not None:
+            return _address_refusal(host, kind, address)
+    return None

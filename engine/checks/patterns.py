@@ -1,0 +1,100 @@
+r"""Regex point functions (`matches` and friends) and the Unicode-aware `contains_word`.
+
+Patterns are compiled with JavaScript semantics by `engine.checks.jsregex` (flags `''` or `'i'`,
+never `g m s u`). `contains_word` escapes the word and tests
+`(?<![\p{L}\p{N}_])word(?![\p{L}\p{N}_])` with the `u` (or `iu`) flag, as upstream does; with
+`u`, JavaScript matches code points and folds case with Unicode simple case folding, which is
+what the `regex` module does with `IGNORECASE` (no `FULLCASE`) on Python strings.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import regex
+
+from engine.checks.context import CheckContext
+from engine.checks.jsengine import JSEngineError
+from engine.checks.jsregex import JsRegex, RegexTimeout, compile_js_regex
+from engine.checks.text import at_least
+
+__all__ = [
+    "contains_word",
+    "matches",
+    "matches_all_of",
+    "matches_at_least_n_of",
+]
+
+Result = bool | float | dict[str, str]
+
+
+def _compiled(pattern: str, ignore_case: bool) -> JsRegex:
+    return compile_js_regex(pattern, "i" if ignore_case else "")
+
+
+def _timeout(name: str, exc: Exception) -> dict[str, str]:
+    return {"error": f"Regex evaluation failed in '{name}': {exc}"}
+
+
+def matches(text: str, args: str, ctx: CheckContext, *, name: str, ignore_case: bool) -> Result:
+    """`new RegExp(args[, 'i']).test(text)` with JavaScript syntax and semantics."""
+    try:
+        return _compiled(args, ignore_case).test(text)
+    except ValueError as exc:
+        return {"error": f"Invalid regex pattern for '{name}': {exc}"}
+    except (RegexTimeout, JSEngineError) as exc:
+        return _timeout(name, exc)
+
+
+def _count(text: str, patterns: list[str], name: str, ignore_case: bool) -> int | dict[str, str]:
+    found = 0
+    for pattern in patterns:
+        try:
+            found += _compiled(pattern, ignore_case).test(text)
+        except ValueError as exc:
+            return {"error": f"Invalid regex pattern in '{name}': {exc}"}
+        except (RegexTimeout, JSEngineError) as exc:
+            return _timeout(name, exc)
+    return found
+
+
+def matches_all_of(
+    text: str, args: list[str], ctx: CheckContext, *, name: str, ignore_case: bool
+) -> Result:
+    """Graded: the share of patterns that match; an empty list gives 1.0."""
+    if not args:
+        return 1.0
+    found = _count(text, args, name, ignore_case)
+    return found if isinstance(found, dict) else found / len(args)
+
+
+def matches_at_least_n_of(
+    text: str, args: list[Any], ctx: CheckContext, *, name: str, ignore_case: bool
+) -> Result:
+    """`min(1, matched / n)`; n <= 0 gives 1 without compiling any pattern."""
+    n, patterns = args
+    result: Result = at_least(n, patterns, lambda: _count(text, patterns, name, ignore_case))
+    return result
+
+
+_BOUNDARY = r"[\p{L}\p{N}_]"
+
+
+@lru_cache(maxsize=2048)
+def _word_pattern(word: str, ignore_case: bool) -> Any:
+    body = regex.escape(word, special_only=True, literal_spaces=True)
+    flags = regex.V0 | (regex.IGNORECASE if ignore_case else 0)
+    return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", flags)
+
+
+def contains_word(
+    text: str, args: str, ctx: CheckContext, *, name: str, ignore_case: bool
+) -> Result:
+    """The word appears with no Unicode letter, number or `_` on either side; '' gives true."""
+    if not args:
+        return True
+    try:
+        return _word_pattern(args, ignore_case).search(text, timeout=1.0) is not None
+    except (regex.error, TimeoutError) as exc:
+        return {"error": f"Error in '{name}': {exc}"}

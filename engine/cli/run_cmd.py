@@ -1,0 +1,298 @@
+"""`blueprint plan` and `blueprint run`: see what a run will do, then do it (resumably)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import click
+
+from engine.errors import BlueprintError, EngineError
+
+
+def _split(value: str | None) -> list[str] | None:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+def _read(file: str) -> str:
+    try:
+        return Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"{file}: cannot read the file ({exc}).", err=True)
+        sys.exit(2)
+
+
+def _print_plan(prepared: Any) -> None:
+    plan, est = prepared.plan, prepared.estimate
+    bp = plan.blueprint
+    temps = {c.temperature for c in plan.cells}
+    systems = {c.system_index for c in plan.cells}
+    click.echo(f"Blueprint: {bp.title or bp.source or 'untitled'} ({len(bp.prompts)} prompts)")
+    click.echo(
+        f"Matrix: {len(bp.prompts)} prompts x {len(plan.models)} models x {len(temps)} temperatures"
+        f" x {len(systems)} system prompts = {len(plan.cells)} cells"
+    )
+    click.echo(f"Models: {', '.join(plan.models) or '-'}")
+    if plan.judges:
+        kind = "custom" if plan.custom_judges else "default (a backup judge may add calls)"
+        click.echo(f"Judges ({kind}): {', '.join(j.label for j in plan.judges)}")
+    elif plan.text_points:
+        click.echo(
+            f"Judges: none; {plan.text_points} text point assessment(s) will be left unjudged"
+        )
+    click.echo(f"Generation calls: {est.generation_calls} ({est.generation_cached} cached)")
+    click.echo(f"Judge calls: {est.judge_calls} ({est.judge_cached} cached)")
+    click.echo(f"Calls to make: {est.calls_to_make}")
+    click.echo(
+        f"Tokens (estimate): ~{est.input_tokens:,} in, {est.output_tokens_low:,}-"
+        f"{est.output_tokens_high:,} out"
+    )
+    cost = f"${est.cost_low:.4f} - ${est.cost_high:.4f}"
+    if est.unknown_prices:
+        cost += f" (no price known for {', '.join(sorted(est.unknown_prices))})"
+    click.echo(f"Cost (estimate): {cost}")
+    for warning in plan.warnings:
+        click.echo(f"warning: {warning}")
+    for problem in prepared.problems:
+        click.echo(f"problem: {problem}", err=True)
+
+
+def _common(f: Any) -> Any:
+    f = click.option(
+        "--models", help="Comma-separated model ids (default: the blueprint's models)."
+    )(f)
+    f = click.option(
+        "--judges", help="Comma-separated judge models (default: the blueprint's, else Weval's)."
+    )(f)
+    f = click.option(
+        "--no-judge", is_flag=True, help="Do not judge text points (they are unverified)."
+    )(f)
+    f = click.option("--no-cache", is_flag=True, help="Do not reuse cached answers.")(f)
+    return f
+
+
+@click.command("plan")
+@click.argument("file", type=click.Path(dir_okay=False))
+@_common
+def plan_cmd(
+    file: str, models: str | None, judges: str | None, no_judge: bool, no_cache: bool
+) -> None:
+    """Show what running FILE would do: the matrix, calls, cached calls and a cost range.
+
+    Nothing is called or spent. Exit 0 when the run could start, 2 when something stops it.
+    """
+    from engine.run.execute import RunOptions
+    from engine.run.service import prepare_run
+    from engine.store import Store
+
+    try:
+        prepared = prepare_run(
+            Store(),
+            _read(file),
+            source=file,
+            models=_split(models),
+            judges=_split(judges),
+            judge=not no_judge,
+            options=RunOptions(use_cache=not no_cache),
+            record=False,
+        )
+    except BlueprintError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    except EngineError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    _print_plan(prepared)
+    sys.exit(2 if prepared.problems else 0)
+
+
+class _Display:
+    """Progress on a terminal (rich) or as plain lines."""
+
+    def __init__(self, total: int) -> None:
+        self.total = max(total, 1)
+        self.tty = sys.stdout.isatty()
+        self.last = 0.0
+        self.bar: Any = None
+        if self.tty:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total} calls"),
+                TextColumn("{task.fields[extra]}"),
+                TimeElapsedColumn(),
+            )
+            self.task = self.bar.add_task("running", total=self.total, extra="")
+            self.bar.start()
+
+    def update(self, p: Any) -> None:
+        extra = f"cached {p.cached_calls} · failed {p.failed_calls} · ${p.cost_usd:.4f}"
+        if self.bar is not None:
+            self.bar.update(self.task, completed=min(p.done_calls, self.total), extra=extra)
+            return
+        now = time.monotonic()
+        if now - self.last >= 2.0 or p.done_cells == p.total_cells:
+            self.last = now
+            click.echo(
+                f"progress {p.done_calls}/{p.total_calls} calls, {p.done_cells}/{p.total_cells} cells, {extra}"
+            )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@click.command("run")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@_common
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 512),
+    default=None,
+    help="Calls in flight at once (default 32).",
+)
+@click.option(
+    "--out", "out_dir", type=click.Path(file_okay=False), help="Folder for the comparison JSON."
+)
+@click.option(
+    "--max-cost",
+    type=click.FloatRange(min=0),
+    help="Refuse or stop cleanly beyond this many US dollars.",
+)
+@click.option(
+    "--resume",
+    "resume_id",
+    help="Finish an interrupted or stopped run without repeating finished calls.",
+)
+def run_cmd(
+    file: str | None,
+    models: str | None,
+    judges: str | None,
+    no_judge: bool,
+    no_cache: bool,
+    concurrency: int | None,
+    out_dir: str | None,
+    max_cost: float | None,
+    resume_id: str | None,
+) -> None:
+    """Generate, judge, score and store FILE against several models.
+
+    The first line printed is `run <id>  <studio link>`, before any call is made, so an
+    interrupted run can be finished with `--resume <id>`. Ctrl-C stops cleanly (resumable).
+    Exit 0 when every cell was scored, 1 when some failed or the run stopped, 2 for unusable
+    input.
+    """
+    from engine.run.execute import RunOptions
+    from engine.run.service import (
+        default_out_dir,
+        prepare_run,
+        resume_options,
+        run_sync,
+        studio_link,
+    )
+    from engine.store import Store
+
+    store = Store()
+    try:
+        if resume_id:
+            text, saved = resume_options(store, resume_id)
+            options = RunOptions(
+                concurrency=concurrency or int(saved.get("concurrency") or 32),
+                use_cache=bool(saved.get("use_cache", True)),
+                max_cost_usd=max_cost if max_cost is not None else saved.get("max_cost_usd"),
+                out_dir=Path(out_dir or saved.get("out_dir") or default_out_dir()),
+            )
+            prepared = prepare_run(
+                store,
+                text,
+                source=saved.get("source"),
+                models=saved.get("models"),
+                judges=saved.get("judges"),
+                judge=bool(saved.get("judge", True)),
+                options=options,
+                record=False,
+            )
+            prepared.run_id = resume_id
+        else:
+            if not file:
+                click.echo("Give a blueprint FILE, or --resume RUN_ID.", err=True)
+                sys.exit(2)
+            options = RunOptions(
+                concurrency=concurrency or 32,
+                use_cache=not no_cache,
+                max_cost_usd=max_cost,
+                out_dir=Path(out_dir) if out_dir else default_out_dir(),
+            )
+            prepared = prepare_run(
+                store,
+                _read(file),
+                source=file,
+                models=_split(models),
+                judges=_split(judges),
+                judge=not no_judge,
+                options=options,
+            )
+    except EngineError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    if prepared.problems or prepared.run_id is None:
+        for problem in prepared.problems:
+            click.echo(f"problem: {problem}", err=True)
+        sys.exit(2)
+    run_id = prepared.run_id
+    click.echo(f"run {run_id}  {studio_link(run_id)}")
+    sys.stdout.flush()
+    for warning in prepared.plan.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        click.echo("\nstopping after the calls in flight (Ctrl-C again to quit now)...", err=True)
+
+    previous = signal.signal(signal.SIGINT, on_signal)
+    display = _Display(prepared.plan.total_calls)
+    try:
+        outcome = run_sync(
+            run_id, prepared.plan, store, prepared.options, stop=stop, on_progress=display.update
+        )
+    except KeyboardInterrupt:
+        display.close()
+        click.echo(f"interrupted; finish it with: blueprint run --resume {run_id}", err=True)
+        sys.exit(1)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    display.close()
+    p = outcome.progress
+    click.echo(
+        f"{outcome.status}: {p.done_cells}/{p.total_cells} cells, {p.done_calls} calls "
+        f"({p.cached_calls} cached, {p.failed_calls} failed), ${p.cost_usd:.4f}, "
+        f"{p.input_tokens:,} tokens in, {p.output_tokens:,} out"
+    )
+    if outcome.status != "completed":
+        click.echo(
+            f"{outcome.error or 'stopped'} Finish it with: blueprint run --resume {run_id}",
+            err=True,
+        )
+        sys.exit(1)
+    assert outcome.comparison is not None
+    for model, summary in sorted(
+        outcome.comparison.summaries().items(), key=lambda kv: -(kv[1].average or 0)
+    ):
+        shown = f"{summary.average:.3f}" if summary.average is not None else "  -  "
+        click.echo(
+            f"  {shown}  {model}  ({summary.scored_prompts} scored, {summary.failed_prompts} failed)"
+        )
+    if outcome.path:
+        click.echo(f"wrote {outcome.path}")
+    sys.exit(1 if p.failed_cells else 0)

@@ -1,0 +1,19 @@
+"""`blueprint schema`: print the JSON Schema of the blueprint format, for editors."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from engine.lint.schema import authoring_schema
+
+
+@click.command()
+def schema() -> None:
+    """Print a JSON Schema of blueprint YAML, for editor hints and checks.
+
+    Save it with `blueprint schema > blueprint.schema.json`, then start a blueprint with
+    `# yaml-language-server: $schema=blueprint.schema.json` (VS Code, Red Hat YAML extension).
+    """
+    click.echo(json.dumps(authoring_schema(), indent=2, ensure_ascii=False))

@@ -1,0 +1,171 @@
+"""`blueprint score`: score recorded responses against a blueprint, without generating."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from engine.blueprint import load_blueprint
+from engine.errors import BlueprintError, EngineError
+from engine.scoring.cells import CellScore
+
+
+def _explain_lines(cell: CellScore) -> list[str]:
+    ex = cell.explain()
+    head = f"{cell.prompt_id} × {cell.model_id}: "
+    if cell.error and not cell.assessments:
+        return [head + cell.error]
+    lines = [
+        head + (f"{ex.score:.2f}" if ex.score is not None else "no score") + f"   {ex.formula}"
+    ]
+    for group in ex.groups:
+        if group.kind == "required":
+            lines.append(
+                f"  required points: weighted mean {group.score:.3f} (total weight {group.weight_total:g})"
+            )
+            for p in group.points:
+                if p.score is not None:
+                    lines.append(f"    {p.score:.3f} × {p.weight:g}  {p.text}")
+        else:
+            lines.append(f"  alternative paths: best is {group.winner} with {group.score:.3f}")
+            for path in group.paths:
+                shown = f"{path.score:.3f}" if path.score is not None else "none scored"
+                flag = (
+                    "  (merged with should_not points of the same index, as Weval does)"
+                    if path.merged_should_not
+                    else ""
+                )
+                lines.append(f"    {path.path_id}: {shown}{flag}")
+                for p in path.points:
+                    if p.score is not None:
+                        lines.append(f"      {p.score:.3f} × {p.weight:g}  {p.text}")
+    for p in ex.left_out:
+        lines.append(f"  left out ({p.reason}): {p.text}")
+    return lines
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--responses",
+    "responses_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="JSONL: one {prompt_id, model, response} per line (optionally messages, tool_calls, duration_ms).",
+)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    help="Write the comparison JSON here (default: stdout).",
+)
+@click.option(
+    "--judges",
+    help="Judge text points with these models, comma-separated (e.g. openrouter:openai/gpt-4.1-mini).",
+)
+@click.option(
+    "--no-judge", is_flag=True, help="Never judge text points (they are reported as unverified)."
+)
+@click.option("--explain", is_flag=True, help="Print the arithmetic behind every score.")
+def score(
+    file: str,
+    responses_path: str,
+    out_path: str | None,
+    judges: str | None,
+    no_judge: bool,
+    explain: bool,
+) -> None:
+    """Score the responses in a JSONL file against FILE, without generating anything.
+
+    Writes Weval's comparison JSON. Bad lines of the responses file are reported with their
+    line number and skipped; the other rows are scored. Exit 0 when every line was scored,
+    1 when some lines were skipped, 2 when FILE or the responses file cannot be used.
+    """
+    from engine.checks import CheckEnv
+    from engine.offline import build_comparison, score_rows
+    from engine.responses import read_responses
+    from engine.settings import load_settings
+
+    try:
+        blueprint = load_blueprint(file)
+    except BlueprintError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    if judges and no_judge:
+        click.echo("Use either --judges or --no-judge, not both.", err=True)
+        sys.exit(2)
+    try:
+        rows, problems = read_responses(Path(responses_path), [p.id for p in blueprint.prompts])
+        settings = load_settings()
+    except EngineError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    for problem in problems:
+        click.echo(f"{responses_path}:{problem.line}: {problem.message}", err=True)
+
+    env = CheckEnv(settings=settings)
+    chosen = None
+    if not no_judge:
+        from engine.run.judging import judge_problems, offline_judges
+
+        chosen = offline_judges(
+            blueprint, [j.strip() for j in judges.split(",")] if judges else None
+        )
+        if chosen is not None:
+            missing = judge_problems(chosen[0])
+            if missing:
+                for message in missing:
+                    click.echo(
+                        f"problem: {message} (or score without judging: --no-judge)", err=True
+                    )
+                sys.exit(2)
+    if chosen is None:
+        cells = score_rows(blueprint, rows, env)
+    else:
+        from engine.run.judging import score_with_judges
+        from engine.store import Store
+
+        cells = asyncio.run(score_with_judges(blueprint, rows, env, chosen[0], chosen[1], Store()))
+    unjudged = sum(
+        1 for c in cells for a in c.assessments if a.kind == "text" and a.status == "unverified"
+    )
+    if unjudged:
+        click.echo(
+            f"note: {unjudged} text point(s) were left unjudged and out of the scores; to judge "
+            "them, pass --judges openrouter:openai/gpt-4.1-mini (and set OPENROUTER_API_KEY).",
+            err=True,
+        )
+    responses: dict[str, dict[str, str]] = {}
+    histories: dict[str, dict[str, list[dict[str, object]]]] = {}
+    for row in rows:
+        text = (
+            row.response
+            if row.response is not None
+            else next(
+                (
+                    str(m.get("content") or "")
+                    for m in reversed(row.messages or [])
+                    if m.get("role") == "assistant"
+                ),
+                "",
+            )
+        )
+        responses.setdefault(row.prompt_id, {})[row.model] = text
+        if row.messages:
+            histories.setdefault(row.prompt_id, {})[row.model] = list(row.messages)
+    comparison = build_comparison(blueprint, cells, responses=responses, histories=histories)
+    text = json.dumps(comparison.to_weval(), ensure_ascii=False, indent=1)
+    if out_path:
+        Path(out_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(out_path).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text)
+    if explain:
+        for cell in sorted(cells, key=lambda c: (c.prompt_id, c.model_id)):
+            for line in _explain_lines(cell):
+                click.echo(line, err=out_path is None)
+    sys.exit(1 if problems else 0)

@@ -1,0 +1,155 @@
+"""What the linter reports: `Diagnostic`, its `Fix`, the registry of codes, and `apply_fix`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = ["CODES", "CodeInfo", "Diagnostic", "Fix", "Severity", "apply_fix", "line_offsets"]
+
+Severity = Literal["error", "warning", "info"]
+"""`error`: will not run, or will score wrongly for sure. `warning`: probably not what you
+meant. `info`: worth knowing."""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    """One diagnostic code: its default severity and a one-line summary."""
+
+    severity: Severity
+    summary: str
+
+
+def _codes(*rows: tuple[str, Severity, str]) -> dict[str, CodeInfo]:
+    return {code: CodeInfo(severity, summary) for code, severity, summary in rows}
+
+
+CODES: dict[str, CodeInfo] = _codes(
+    # syntax and keys
+    ("yaml-syntax", "error", "The text is not valid YAML (or JSON)."),
+    ("duplicate-key", "error", "A key is written twice in the same block."),
+    ("invalid-blueprint", "error", "Weval's parser rejects this part of the blueprint."),
+    ("unknown-key", "warning", "A key Weval does not know; it is ignored."),
+    ("conflicting-keys", "warning", "Two keys that mean the same thing; only one is used."),
+    ("header-id", "info", "The header `id` is ignored: the id comes from the file name."),
+    # points and paths
+    ("single-element-path", "warning", "An alternative path with one point: OR, not AND."),
+    ("or-block-with-required", "info", "All alternative paths together count as one item."),
+    ("function-text-in-path", "error", "A `$` text inside an alternative path is judged as text."),
+    ("quoted-function", "error", 'A quoted `"$fn: arg"` is one unknown function name.'),
+    ("weight-out-of-range", "error", "A weight outside 0.1-10."),
+    ("should-not", "warning", "`should_not` is deprecated; write the point as a `should`."),
+    ("should-not-path-merge", "error", "A `should_not` path is merged with a `should` path."),
+    ("no-criteria", "warning", "A prompt with nothing to score: no `should`, no `ideal`."),
+    # point functions
+    ("unknown-function", "error", "A `$` function that does not exist."),
+    ("bad-arguments", "error", "A function's argument has the wrong shape."),
+    ("invalid-regex", "error", "A regular expression JavaScript cannot compile."),
+    ("vacuous-arguments", "error", "Arguments that make a check always or never pass."),
+    ("js-syntax", "error", "`$js` code that does not parse."),
+    ("call-host-refused", "error", "`$call` to a host that is not allowed."),
+    # prompts and messages
+    ("missing-id", "warning", "A prompt without an `id`: its generated id changes on every edit."),
+    ("duplicate-id", "error", "Two prompts with the same id."),
+    ("missing-prompt", "error", "A prompt with no question: no `prompt` and no `messages`."),
+    ("first-message-assistant", "error", "The conversation starts with the assistant."),
+    ("last-message-not-user", "error", "The conversation does not end with a user turn."),
+    ("nothing-to-generate", "error", "The conversation ends with a fixed assistant turn."),
+    ("trailing-assistant-null", "error", "A final `assistant: null`, which Weval rejects."),
+    ("repeated-role", "error", "Two user (or two assistant) turns in a row."),
+    ("empty-message", "error", "A turn with empty content."),
+    ("invalid-role", "error", "A message role other than user, assistant or system."),
+    ("prompt-system-list", "error", "A list of system prompts on a prompt."),
+    ("prompt-system-with-systems", "error", "A prompt `system` while the header sets `systems`."),
+    # header and models
+    ("temperature-out-of-range", "error", "A temperature outside 0-2."),
+    ("temperature-ignored", "warning", "A temperature that another setting overrides."),
+    ("systems-multiple-null", "error", "More than one `null` in `systems`."),
+    ("unknown-provider", "error", "A model id whose provider is not known."),
+    ("model-collection", "info", "A model collection such as CORE, which cannot be resolved here."),
+    ("model-object", "error", "A model written as `{provider: model}` instead of a string."),
+)
+"""Every diagnostic code with its severity and summary; `docs/lint.md` has one heading per code."""
+
+
+_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+class Fix(BaseModel):
+    """A mechanical fix: `replacement` replaces exactly the diagnostic's range."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str = Field(description="What the fix does, in plain words.")
+    replacement: str = Field(description="The text that replaces the diagnostic's range.")
+
+
+class Diagnostic(BaseModel):
+    """One problem found in a blueprint, with the range of text it covers (1-based, end exclusive)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    line: int = Field(description="1-based line where the offending text starts.")
+    column: int = Field(description="1-based column where the offending text starts.")
+    end_line: int = Field(description="1-based line where the offending text ends.")
+    end_column: int = Field(description="1-based column just after the offending text.")
+    severity: Severity = Field(description="error, warning or info.")
+    code: str = Field(description="A stable kebab-case code, documented in docs/lint.md.")
+    message: str = Field(description="What is wrong, what it does to the score, what to write.")
+    fix: Fix | None = Field(default=None, description="A mechanical fix, when there is one.")
+
+    @field_validator("code")
+    @classmethod
+    def _known_code(cls, code: str) -> str:
+        if code not in CODES:
+            raise ValueError(f"unknown diagnostic code {code!r}")
+        return code
+
+    def sort_key(self) -> tuple[int, int, int, int, int, str]:
+        """Order by position, then errors before warnings before infos, then code."""
+        return (
+            self.line,
+            self.column,
+            self.end_line,
+            self.end_column,
+            _RANK[self.severity],
+            self.code,
+        )
+
+
+_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def line_offsets(text: str) -> list[int]:
+    """Return the offset where each line starts, with YAML's line breaks (CR, LF, CRLF, NEL, LS, PS)."""
+    if "\r" in text or "\x85" in text or "\u2028" in text or "\u2029" in text:
+        return [0, *(m.end() for m in _BREAK.finditer(text))]
+    return list(accumulate((len(line) + 1 for line in text.split("\n")[:-1]), initial=0))
+
+
+def _offset(starts: list[int], text: str, line: int, column: int) -> int:
+    if line < 1:
+        return 0
+    if line > len(starts):
+        return len(text)
+    base = starts[line - 1]
+    limit = starts[line] if line < len(starts) else len(text)
+    return min(base + max(column - 1, 0), limit)
+
+
+def apply_fix(text: str, diagnostic: Diagnostic) -> str:
+    """Return `text` with the diagnostic's fix applied (its range replaced by the replacement).
+
+    Raises:
+        ValueError: The diagnostic has no fix.
+    """
+    if diagnostic.fix is None:
+        raise ValueError(f"The diagnostic {diagnostic.code} has no fix.")
+    starts = line_offsets(text)
+    start = _offset(starts, text, diagnostic.line, diagnostic.column)
+    end = _offset(starts, text, diagnostic.end_line, diagnostic.end_column)
+    return text[:start] + diagnostic.fix.replacement + text[max(start, end) :]

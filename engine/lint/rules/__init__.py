@@ -1,0 +1,9 @@
+"""The lint rules, one module per area; `RULES` runs them all in a fixed order."""
+
+from __future__ import annotations
+
+from engine.lint.rules import functions, header, keys, points, prompts
+
+__all__ = ["RULES"]
+
+RULES = (*keys.RULES, *points.RULES, *functions.RULES, *prompts.RULES, *header.RULES)

@@ -1,0 +1,113 @@
+"""`lint(text)`: load, run the parser's stages and every rule, return sorted diagnostics."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Literal
+
+from engine.blueprint.source import Span, gc_paused
+from engine.lint.context import LintContext
+from engine.lint.diagnostics import Diagnostic
+from engine.lint.load import load_documents
+from engine.lint.parser_pass import run_parser
+from engine.lint.rules import RULES
+from engine.lint.text import SourceText
+from engine.settings import Settings
+
+__all__ = ["lint"]
+
+logger = logging.getLogger(__name__)
+
+Rule = Callable[[LintContext], None]
+
+
+def lint(
+    text: str, *, source: str | None = None, settings: Settings | None = None
+) -> list[Diagnostic]:
+    """Find the problems in a blueprint's text, in plain words, with positions and fixes.
+
+    Never raises for anything in the text: unreadable parts become diagnostics.
+
+    Args:
+        text: The YAML (or JSON) text.
+        source: The file name; a name ending in `.json` is read as JSON.
+        settings: Used for the `$call` allow-list; by default the user's settings.
+
+    Returns:
+        The diagnostics, sorted by position.
+    """
+    return run_lint(text, source=source, settings=settings)
+
+
+def run_lint(
+    text: str,
+    *,
+    source: str | None = None,
+    settings: Settings | None = None,
+    strict: bool = False,
+    rules: tuple[Rule, ...] = RULES,
+) -> list[Diagnostic]:
+    """`lint`, with `strict=True` (for tests) re-raising a rule's unexpected exception."""
+    fmt: Literal["yaml", "json"] = (
+        "json" if source is not None and source.lower().endswith(".json") else "yaml"
+    )
+    bom = text.startswith("\ufeff")
+    body = text[1:] if bom else text
+    ctx = LintContext(SourceText(body), fmt, settings, strict)
+    with gc_paused():
+        loaded = load_documents(ctx.src, fmt)
+        for problem in loaded.syntax:
+            ctx.add("yaml-syntax", problem.span, problem.message)
+        for dup in loaded.duplicates:
+            ctx.add(
+                "duplicate-key",
+                Span(
+                    dup.second.line, dup.second.column, dup.second.end_line, dup.second.end_column
+                ),
+                f"`{dup.key}` is written twice in this block (first on line {dup.first.line}). "
+                "Weval refuses the whole file when a key is repeated. Keep one of them.",
+            )
+        ctx.blanked = loaded.blanked
+        if loaded.docs or not loaded.syntax:
+            run_parser(ctx, loaded.docs)
+        for rule in rules:
+            try:
+                rule(ctx)
+            except Exception:
+                if strict:
+                    raise
+                logger.exception("lint rule %s failed", getattr(rule, "__name__", rule))
+        found = _finish(ctx, bom)
+        del ctx, loaded  # free the document tree while the collector is still paused
+    return found
+
+
+def _finish(ctx: LintContext, bom: bool) -> list[Diagnostic]:
+    found = list(ctx.diagnostics)
+    for pending in ctx.pending:
+        first, last = pending.scope
+        explained = pending.covered_by is not None and any(
+            d.code == pending.covered_by and first <= d.line <= last for d in found
+        )
+        if not explained:
+            found.append(pending.diagnostic)
+    unique: dict[tuple[object, ...], Diagnostic] = {}
+    for d in found:
+        unique.setdefault((*d.sort_key(), d.message), d)
+    out = [unique[key] for key in sorted(unique)]
+    if bom:
+        out = [_shift(d) for d in out]
+    return out
+
+
+def _shift(d: Diagnostic) -> Diagnostic:
+    """Move positions on line 1 one column right, past a byte-order mark."""
+    if d.line != 1 and d.end_line != 1:
+        return d
+    return d.model_copy(
+        update={
+            "column": d.column + 1 if d.line == 1 else d.column,
+            "end_column": d.end_column + 1 if d.end_line == 1 else d.end_column,
+        }
+    )

@@ -1,0 +1,159 @@
+"""One HTTP attempt of a chat call, classified as a reply or a (retryable or final) failure."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import httpx
+
+from engine.providers import wire
+from engine.providers.endpoints import Endpoint, display_url
+from engine.providers.limits import parse_retry_after
+from engine.providers.types import ChatRequest
+
+__all__ = ["Failure", "FailureKind", "redact", "send"]
+
+FailureKind = Literal[
+    "rate_limited",
+    "server",
+    "timeout",
+    "connection",
+    "invalid_response",
+    "auth",
+    "not_found",
+    "rejected",
+]
+"""Why an attempt failed. The first five are retried; `auth`, `not_found`, `rejected` are not."""
+
+_DETAIL_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed attempt.
+
+    Attributes:
+        kind: Why it failed.
+        message: What happened, in plain words, with secrets removed.
+        status: The HTTP status, if an answer came.
+        retryable: Whether another attempt may succeed.
+        retry_after: Seconds the provider asked to wait (`Retry-After`), if it did.
+    """
+
+    kind: FailureKind
+    message: str
+    status: int | None = None
+    retryable: bool = True
+    retry_after: float | None = None
+
+
+def redact(text: str, secrets: tuple[str, ...]) -> str:
+    """Replace every secret in `text` with `***`."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def _error_text(data: Any) -> str | None:
+    """The message of an error body (`{"error": {"message"}}`, `{"error": "..."}`, ...)."""
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error", data)
+    if isinstance(error, str):
+        return error
+    if isinstance(error, dict):
+        for key in ("message", "detail", "error"):
+            if isinstance(error.get(key), str):
+                return str(error[key])
+    return None
+
+
+def _detail(response: httpx.Response, secrets: tuple[str, ...]) -> str:
+    try:
+        text = _error_text(response.json()) or response.text
+    except ValueError:
+        text = response.text
+    text = " ".join(redact(text, secrets).split())
+    if not text:
+        return ""
+    if len(text) > _DETAIL_CHARS:
+        text = text[: _DETAIL_CHARS - 1] + "…"
+    return f": {text}"
+
+
+def _classify(endpoint: Endpoint, response: httpx.Response, url: str) -> wire.Reply | Failure:
+    status = response.status_code
+    secrets = endpoint.secrets
+    if 200 <= status < 300:
+        try:  # the common case first; the URL is formatted only when something is wrong
+            return wire.parse(endpoint, response.json())
+        except (ValueError, wire.WireFormatError):
+            pass
+    where = display_url(url)
+    if 200 <= status < 300:
+        try:
+            data = response.json()
+        except ValueError:
+            return Failure("invalid_response", f"{where} answered HTTP {status} with invalid JSON")
+        if isinstance(data, dict) and "error" in data and not data.keys() & {
+            "choices", "content", "message"
+        }:  # fmt: skip
+            code = data["error"].get("code") if isinstance(data["error"], dict) else None
+            final = isinstance(code, int) and 400 <= code < 500 and code not in (408, 429)
+            text = redact(_error_text(data) or "unknown error", secrets)[:_DETAIL_CHARS]
+            return Failure("server", f"{where} answered with an error: {text}", status, not final)
+        try:
+            return wire.parse(endpoint, data)
+        except (ValueError, wire.WireFormatError) as exc:
+            return Failure("invalid_response", f"unexpected answer from {where}: {exc}", status)
+    detail = _detail(response, secrets)
+    after = parse_retry_after(response.headers.get("retry-after"))
+    if status == 429:
+        return Failure(
+            "rate_limited", f"rate limited (HTTP 429) by {where}{detail}", 429, True, after
+        )
+    if status in (408, 425) or status >= 500:
+        return Failure("server", f"HTTP {status} from {where}{detail}", status, True, after)
+    if status in (401, 403):
+        if endpoint.key:
+            what = f"the provider '{endpoint.provider}' refused the API key in {endpoint.key_env}"
+            todo = f"check {endpoint.key_env}"
+        else:
+            what = f"{where} requires an API key"
+            todo = f"set {endpoint.key_env}"
+        return Failure("auth", f"{what} (HTTP {status}); {todo}{detail}", status, False)
+    if status == 404:
+        return Failure(
+            "not_found",
+            f"not found (HTTP 404) at {where}: the model id '{endpoint.model_id}' may be wrong, "
+            f"or {endpoint.url_env} may point at the wrong endpoint{detail}",
+            404,
+            False,
+        )
+    return Failure(
+        "rejected", f"{where} rejected the request (HTTP {status}){detail}", status, False
+    )
+
+
+async def send(
+    client: httpx.AsyncClient, endpoint: Endpoint, request: ChatRequest
+) -> wire.Reply | Failure:
+    """Make one attempt of `request`; never raises for network or protocol trouble."""
+    url, headers, body = wire.build(endpoint, request)
+    try:
+        async with asyncio.timeout(request.timeout_s):
+            response = await client.post(url, headers=headers, json=body, timeout=request.timeout_s)
+    except (TimeoutError, httpx.TimeoutException):
+        where = display_url(url)
+        return Failure("timeout", f"no answer from {where} within {request.timeout_s:g} s")
+    except httpx.HTTPError as exc:
+        where, reason = display_url(url), redact(str(exc), endpoint.secrets)
+        message = f"connection to {where} failed ({type(exc).__name__}: {reason or 'no detail'})"
+        if isinstance(exc, httpx.ConnectError):
+            server = "Ollama" if endpoint.api == "ollama" else "the endpoint"
+            message += f"; is {server} running there? {endpoint.url_env} sets the address"
+        return Failure("connection", message)
+    return _classify(endpoint, response, url)

@@ -1,0 +1,327 @@
+"""`ProviderPool`: one HTTP client, global and per-provider limits, retries, costs, statistics."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Self
+
+import httpx
+
+from engine.errors import ConfigError, ProviderError
+from engine.providers import wire
+from engine.providers.attempt import Failure, FailureKind, send
+from engine.providers.endpoints import Endpoint, load_environ, resolve
+from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
+from engine.providers.prices import PriceTable
+from engine.providers.transport import Http11Transport
+from engine.providers.types import ChatRequest, ChatResponse, ProviderStats
+
+__all__ = ["RETRY_AFTER_CAP_S", "ProviderCallError", "ProviderPool"]
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER_CAP_S = 120.0
+"""The longest `Retry-After` honoured; a provider asking for more is retried after this."""
+
+
+class ProviderCallError(ProviderError):
+    """A chat call that failed after its attempts; the message says why and what to do.
+
+    Attributes:
+        model_id: The model id of the call.
+        provider: The provider prefix.
+        kind: Why the last attempt failed (`auth`, `not_found`, `timeout`, ...).
+        status: The last HTTP status, if an answer came.
+        attempts: The attempts made.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        model_id: str,
+        provider: str,
+        kind: FailureKind,
+        status: int | None,
+        attempts: int,
+    ) -> None:
+        super().__init__(message)
+        self.model_id = model_id
+        self.provider = provider
+        self.kind = kind
+        self.status = status
+        self.attempts = attempts
+
+
+@dataclass
+class _Provider:
+    """Mutable counters and the adaptive limit of one provider."""
+
+    name: str
+    limit: AdaptiveLimit
+    calls: int = 0
+    succeeded: int = 0
+    failed: int = 0
+    attempts: int = 0
+    retries: int = 0
+    rate_limited: int = 0
+    errors: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def snapshot(self) -> ProviderStats:
+        return ProviderStats(
+            provider=self.name,
+            calls=self.calls,
+            succeeded=self.succeeded,
+            failed=self.failed,
+            attempts=self.attempts,
+            retries=self.retries,
+            rate_limited=self.rate_limited,
+            errors=self.errors,
+            limit=self.limit.limit,
+            in_flight=self.limit.in_flight,
+            max_in_flight=self.limit.max_in_flight,
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            cost_usd=self.cost_usd,
+        )
+
+
+class ProviderPool:
+    """Sends chat calls to model providers, concurrently, politely and with retries.
+
+    Every dependency is passed in; nothing is detected. Calls run under a global limit and
+    a per-provider adaptive limit (see `AdaptiveLimit`); attempts that fail with 429, 5xx,
+    a timeout, a dropped connection or an unreadable 2xx body are retried with exponential
+    backoff and jitter, waiting at least what `Retry-After` asks. Other 4xx answers are not
+    retried. The HTTP client is made on the first call (so a pool used only for `check`
+    needs no closing); a pool then belongs to that event loop: close it with `aclose()` or
+    `async with`.
+
+    Args:
+        environ: Where keys (`<PROVIDER>_API_KEY`) and endpoints (`<PROVIDER>_BASE_URL`) are
+            read. Default: `load_environ()`, i.e. `os.environ` over `.streamlit/secrets.toml`
+            of the current directory; proxies from the environment are then honoured too.
+        transport: An httpx transport for special cases (default: an `Http11Transport`, or
+            httpx's own when `BLUEPRINT_HTTP_TRANSPORT=httpx` is in `environ`;
+            HTTP/1.1 keep-alive with at most `global_limit` connections per origin).
+        global_limit: The most attempts in flight at once, over all providers.
+        prices: The price table for `cost_usd` (default `PriceTable()`).
+        max_attempts: Attempts per call, the first included.
+        backoff_base_s: The first retry waits about this long; each next one twice as long.
+        backoff_cap_s: The longest backoff.
+        clock: Monotonic seconds (for latency, backoff and pauses).
+        sleep: The async sleep used between attempts.
+        rng: Randomness for the jitter.
+    """
+
+    def __init__(
+        self,
+        *,
+        environ: Mapping[str, str] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        global_limit: int = 32,
+        prices: PriceTable | None = None,
+        max_attempts: int = 4,
+        backoff_base_s: float = 0.5,
+        backoff_cap_s: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
+        if global_limit < 1 or max_attempts < 1:
+            raise ValueError("global_limit and max_attempts must be at least 1")
+        self.global_limit = global_limit
+        self.max_attempts = max_attempts
+        self.backoff_base_s = backoff_base_s
+        self.backoff_cap_s = backoff_cap_s
+        self.prices = prices if prices is not None else PriceTable()
+        self._environ = dict(environ) if environ is not None else load_environ()
+        self._clock = clock
+        self._sleep = sleep
+        self._rng = rng or random.Random()
+        self._transport = transport
+        self._trust_env = environ is None
+        self._client: httpx.AsyncClient | None = None  # made on the first call
+        self._closed = False
+        self._global = asyncio.Semaphore(global_limit)
+        self._providers: dict[str, _Provider] = {}
+        self._endpoints: dict[str, Endpoint] = {}
+
+    def __repr__(self) -> str:
+        return (
+            f"ProviderPool(global_limit={self.global_limit}, providers={sorted(self._providers)})"
+        )
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            transport = self._transport
+            if transport is None and self._environ.get("BLUEPRINT_HTTP_TRANSPORT") != "httpx":
+                transport = Http11Transport(self.global_limit)
+            self._client = httpx.AsyncClient(transport=transport, trust_env=self._trust_env)
+        return self._client
+
+    async def aclose(self) -> None:
+        """Close the HTTP client and its connections (a pool never called has none)."""
+        self._closed = True
+        if self._client is not None:
+            await self._client.aclose()
+
+    def check(self, model_id: str) -> str | None:
+        """Return None if a call to `model_id` could be attempted, else why not (no network)."""
+        try:
+            self._endpoint(model_id)
+        except ConfigError as exc:
+            return str(exc)
+        return None
+
+    def stats(self) -> dict[str, ProviderStats]:
+        """Return a snapshot of every provider called so far, by provider prefix."""
+        return {name: p.snapshot() for name, p in sorted(self._providers.items())}
+
+    def _endpoint(self, model_id: str) -> Endpoint:
+        endpoint = self._endpoints.get(model_id)
+        if endpoint is None:
+            endpoint = self._endpoints[model_id] = resolve(model_id, self._environ)
+        return endpoint
+
+    def _provider(self, name: str) -> _Provider:
+        state = self._providers.get(name)
+        if state is None:
+            start = START_LIMITS.get(name, DEFAULT_START)
+            limit = AdaptiveLimit(start, cap=self.global_limit, clock=self._clock)
+            state = self._providers[name] = _Provider(name, limit)
+        return state
+
+    async def _acquire(self, state: _Provider) -> None:
+        """Wait out a `Retry-After` pause, then take a provider slot and a global slot."""
+        while True:
+            while (left := state.limit.pause_left()) > 0:
+                await self._sleep(left)
+            await state.limit.acquire()
+            if state.limit.pause_left() > 0:
+                state.limit.release()
+                continue
+            try:
+                await self._global.acquire()
+            except BaseException:
+                state.limit.release()
+                raise
+            return
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        ceiling = min(self.backoff_cap_s, self.backoff_base_s * 2.0 ** (attempt - 1))
+        delay = ceiling / 2 + self._rng.random() * ceiling / 2
+        if retry_after is not None:
+            delay = max(delay, min(retry_after, RETRY_AFTER_CAP_S))
+        return delay
+
+    def _record_failure(self, state: _Provider, failure: Failure) -> None:
+        state.errors += 1
+        if failure.kind == "rate_limited":
+            state.rate_limited += 1
+            state.limit.on_rate_limited()
+        else:
+            state.limit.on_error()
+        if failure.retry_after is not None:
+            state.limit.pause(min(failure.retry_after, RETRY_AFTER_CAP_S))
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        """Send one chat call and return the response.
+
+        Raises:
+            UnknownProviderError: The model id's provider is unknown (the message lists the
+                known ones and how `<PREFIX>_BASE_URL` makes any OpenAI-compatible endpoint
+                usable).
+            MissingKeyError: The provider's key is not set (the message names the variable).
+            ConfigError: The model id is offline (`ideal`, `replay`) or its base URL is bad.
+            ProviderCallError: The call still failed after its attempts (a `ProviderError`).
+            RuntimeError: The pool is closed.
+        """
+        if self._closed:
+            raise RuntimeError("this ProviderPool is closed")
+        endpoint = self._endpoint(request.model_id)
+        state = self._provider(endpoint.provider)
+        state.calls += 1
+        attempt = 0
+        while True:
+            attempt += 1
+            await self._acquire(state)
+            try:
+                state.attempts += 1
+                started = self._clock()
+                outcome = await send(self._http(), endpoint, request)
+                elapsed = self._clock() - started
+            finally:
+                self._global.release()
+                state.limit.release()
+            if isinstance(outcome, wire.Reply):
+                return self._succeed(state, request, outcome, elapsed, attempt)
+            failure = outcome
+            self._record_failure(state, failure)
+            if not failure.retryable or attempt >= self.max_attempts:
+                break
+            state.retries += 1
+            delay = self._backoff(attempt, failure.retry_after)
+            logger.info(
+                "%s: attempt %d failed (%s); retrying in %.2f s",
+                request.model_id, attempt, failure.message, delay,
+            )  # fmt: skip
+            await self._sleep(delay)
+        state.failed += 1
+        suffix = f" (gave up after {attempt} attempt{'s' * (attempt > 1)})"
+        message = f"{request.model_id}: {failure.message}{suffix if failure.retryable else ''}"
+        logger.warning("%s", message)
+        raise ProviderCallError(
+            message,
+            model_id=request.model_id,
+            provider=endpoint.provider,
+            kind=failure.kind,
+            status=failure.status,
+            attempts=attempt,
+        )
+
+    def _succeed(
+        self,
+        state: _Provider,
+        request: ChatRequest,
+        reply: wire.Reply,
+        elapsed: float,
+        attempt: int,
+    ) -> ChatResponse:
+        state.limit.on_success()
+        state.succeeded += 1
+        state.input_tokens += reply.usage.input_tokens
+        state.output_tokens += reply.usage.output_tokens
+        cost = self.prices.cost(request.model_id, reply.usage)
+        if cost is not None:
+            state.cost_usd += cost
+        return ChatResponse(
+            text=reply.text,
+            tool_calls=reply.tool_calls,
+            usage=reply.usage,
+            latency_ms=elapsed * 1000,
+            attempts=attempt,
+            model=reply.model or self._endpoint(request.model_id).model,
+            finish_reason=reply.finish_reason,
+            cost_usd=cost,
+        )

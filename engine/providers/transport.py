@@ -1,0 +1,247 @@
+"""The pool's HTTP transport: HTTP/1.1 keep-alive connections on plain asyncio streams.
+
+Why not httpx's default transport: httpcore's pool scans all its connections (with a socket
+poll each) whenever a request starts or ends, and every read and write passes through
+anyio. On 2 cores that costs about 0.6 ms of CPU per call at 32 connections, and since
+concurrent calls advance in lock step, each round trip of 32 calls grew from 50 ms to ~63 ms
+against a 50 ms fake server (900 calls: 1.75 s, 1.25 × ideal). This transport does the same
+HTTP/1.1 work in ~0.2 ms per call (900 calls: ~1.55 s, 1.1 × ideal). It is used through a
+normal `httpx.AsyncClient`, which still builds requests, decodes gzip and applies proxies
+(proxied URLs go through httpx's own transports).
+
+Scope: HTTP/1.1 (and 1.0 answers) over TCP or TLS, request bodies sent whole, response
+bodies read whole (Content-Length, chunked, or until close), 1xx answers skipped, idle
+connections reused for `keepalive_expiry_s`. No HTTP/2, no proxies, no streaming.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+from collections.abc import Callable
+
+import httpx
+
+__all__ = ["Http11Transport"]
+
+_Origin = tuple[str, str, int]
+_MAX_HEAD = 1 << 20
+
+
+class _Connection:
+    """One keep-alive connection."""
+
+    __slots__ = ("idle_since", "reader", "writer")
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.idle_since = 0.0
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def _timeout(request: httpx.Request, name: str) -> float | None:
+    timeouts = request.extensions.get("timeout")
+    value = timeouts.get(name) if isinstance(timeouts, dict) else None
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _head(request: httpx.Request, body: bytes) -> bytes:
+    lines = [b"%s %s HTTP/1.1\r\n" % (request.method.encode("ascii"), request.url.raw_path)]
+    has_length = False
+    for name, value in request.headers.raw:
+        lower = name.lower()
+        if lower == b"transfer-encoding":
+            continue  # the body is sent whole, with a Content-Length
+        has_length = has_length or lower == b"content-length"
+        lines.append(b"%s: %s\r\n" % (name, value))
+    if not has_length and (body or request.method in ("POST", "PUT", "PATCH")):
+        lines.append(b"Content-Length: %d\r\n" % len(body))
+    lines.append(b"\r\n")
+    return b"".join(lines)
+
+
+async def _read_chunked(reader: asyncio.StreamReader) -> bytes:
+    parts: list[bytes] = []
+    while True:
+        line = await reader.readuntil(b"\r\n")
+        size = int(line.split(b";", 1)[0].strip(), 16)
+        if size == 0:
+            while await reader.readuntil(b"\r\n") != b"\r\n":
+                pass  # trailers
+            return b"".join(parts)
+        parts.append(await reader.readexactly(size))
+        if await reader.readexactly(2) != b"\r\n":
+            raise ValueError("malformed chunk")
+
+
+async def _read_response(
+    reader: asyncio.StreamReader, method: str
+) -> tuple[int, bytes, bytes, list[tuple[bytes, bytes]], bytes, bool]:
+    """Return (status, version, reason, headers, body, keep_alive)."""
+    while True:
+        head = await reader.readuntil(b"\r\n\r\n")
+        first, *lines = head[:-4].split(b"\r\n")
+        version, status_text, *rest = first.split(b" ", 2)
+        if not version.startswith(b"HTTP/1."):
+            raise ValueError(f"not an HTTP/1.x answer: {first[:40]!r}")
+        status = int(status_text)
+        if not 100 <= status < 200 or status == 101:
+            break
+    headers: list[tuple[bytes, bytes]] = []
+    fields: dict[bytes, bytes] = {}
+    for line in lines:
+        name, sep, value = line.partition(b":")
+        if not sep:
+            raise ValueError("malformed header line")
+        headers.append((name.strip(), value.strip()))
+        fields[name.strip().lower()] = value.strip()
+    connection = fields.get(b"connection", b"").lower()
+    keep_alive = b"close" not in connection and (
+        version == b"HTTP/1.1" or b"keep-alive" in connection
+    )
+    if method == "HEAD" or status in (204, 304) or status < 200:
+        body = b""
+    elif b"chunked" in fields.get(b"transfer-encoding", b"").lower():
+        body = await _read_chunked(reader)
+    elif b"content-length" in fields:
+        body = await reader.readexactly(int(fields[b"content-length"]))
+    else:
+        body = await reader.read()
+        keep_alive = False
+    return status, version, rest[0] if rest else b"", headers, body, keep_alive
+
+
+class Http11Transport(httpx.AsyncBaseTransport):
+    """HTTP/1.1 keep-alive transport with at most `limit` connections per origin.
+
+    Args:
+        limit: Connections (and requests in flight) per origin.
+        ssl_context: TLS settings (default `httpx.create_ssl_context()`, made on first use).
+        keepalive_expiry_s: Idle connections older than this are closed, not reused.
+        clock: Monotonic seconds.
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        *,
+        ssl_context: ssl.SSLContext | None = None,
+        keepalive_expiry_s: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit = limit
+        self.keepalive_expiry_s = keepalive_expiry_s
+        self._ssl_context = ssl_context
+        self._clock = clock
+        self._idle: dict[_Origin, list[_Connection]] = {}
+        self._slots: dict[_Origin, asyncio.Semaphore] = {}
+        self._closed = False
+
+    def _checkout(self, origin: _Origin) -> _Connection | None:
+        idle = self._idle.get(origin)
+        now = self._clock()
+        while idle:
+            conn = idle.pop()
+            fresh = now - conn.idle_since < self.keepalive_expiry_s
+            if fresh and not conn.reader.at_eof() and not conn.writer.is_closing():
+                return conn
+            conn.close()
+        return None
+
+    def _checkin(self, origin: _Origin, conn: _Connection) -> None:
+        idle = self._idle.setdefault(origin, [])
+        if self._closed or len(idle) >= self.limit:
+            conn.close()
+            return
+        conn.idle_since = self._clock()
+        idle.append(conn)
+
+    async def _connect(self, origin: _Origin, request: httpx.Request) -> _Connection:
+        scheme, host, port = origin
+        context: ssl.SSLContext | None = None
+        if scheme == "https":
+            if self._ssl_context is None:
+                self._ssl_context = httpx.create_ssl_context()
+            context = self._ssl_context
+        try:
+            async with asyncio.timeout(_timeout(request, "connect")):
+                reader, writer = await asyncio.open_connection(
+                    host, port, ssl=context, server_hostname=host if context else None,
+                    limit=_MAX_HEAD,
+                )  # fmt: skip
+        except TimeoutError:
+            raise httpx.ConnectTimeout(
+                f"connecting to {host}:{port} timed out", request=request
+            ) from None
+        except OSError as exc:
+            raise httpx.ConnectError(f"{exc.strerror or exc}", request=request) from None
+        return _Connection(reader, writer)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """Send `request` on a pooled connection and return the whole response."""
+        url = request.url
+        if url.scheme not in ("http", "https"):
+            raise httpx.UnsupportedProtocol(f"unsupported URL scheme {url.scheme!r}")
+        origin = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
+        body = await request.aread()
+        slots = self._slots.get(origin)
+        if slots is None:
+            slots = self._slots[origin] = asyncio.Semaphore(self.limit)
+        async with slots:
+            conn = self._checkout(origin) or await self._connect(origin, request)
+            try:
+                response, keep_alive = await self._exchange(conn, request, body)
+            except BaseException:
+                conn.close()
+                raise
+        if keep_alive:
+            self._checkin(origin, conn)
+        else:
+            conn.close()
+        return response
+
+    async def _exchange(
+        self, conn: _Connection, request: httpx.Request, body: bytes
+    ) -> tuple[httpx.Response, bool]:
+        try:
+            conn.writer.write(_head(request, body) + body)
+            await conn.writer.drain()
+        except OSError as exc:
+            raise httpx.WriteError(f"{exc.strerror or exc}", request=request) from None
+        try:
+            async with asyncio.timeout(_timeout(request, "read")):
+                status, version, reason, headers, content, keep_alive = await _read_response(
+                    conn.reader, request.method
+                )
+        except TimeoutError:
+            raise httpx.ReadTimeout("the server did not answer in time", request=request) from None
+        except asyncio.IncompleteReadError as exc:
+            what = (
+                "without sending a response" if not exc.partial else "in the middle of a response"
+            )
+            raise httpx.RemoteProtocolError(
+                f"Server disconnected {what}.", request=request
+            ) from None
+        except (ValueError, asyncio.LimitOverrunError) as exc:
+            raise httpx.RemoteProtocolError(f"malformed answer: {exc}", request=request) from None
+        except OSError as exc:
+            raise httpx.ReadError(f"{exc.strerror or exc}", request=request) from None
+        response = httpx.Response(
+            status,
+            headers=headers,
+            stream=httpx.ByteStream(content),
+            extensions={"http_version": version, "reason_phrase": reason},
+        )
+        return response, keep_alive
+
+    async def aclose(self) -> None:
+        """Close every idle connection; busy ones close when their exchange ends."""
+        self._closed = True
+        for idle in self._idle.values():
+            for conn in idle:
+                conn.close()
+        self._idle.clear()

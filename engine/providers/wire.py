@@ -1,0 +1,252 @@
+"""The three wire protocols: OpenAI chat completions, Anthropic messages and Ollama chat."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from engine.evidence import ToolCall
+from engine.providers.endpoints import Endpoint
+from engine.providers.types import ChatRequest, Usage
+
+__all__ = ["ANTHROPIC_DEFAULT_MAX_TOKENS", "ANTHROPIC_VERSION", "Reply", "build", "parse"]
+
+ANTHROPIC_VERSION = "2023-06-01"
+ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
+OPENROUTER_TITLE = "Blueprint Studio"
+
+
+class WireFormatError(ValueError):
+    """A 2xx body that does not have the protocol's shape."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a provider answered, before timing and cost are added."""
+
+    text: str
+    tool_calls: list[ToolCall] | None
+    usage: Usage
+    model: str | None
+    finish_reason: str | None
+
+
+def _schema(tool: dict[str, Any]) -> dict[str, Any]:
+    for key in ("schema", "parameters", "input_schema"):
+        value = tool.get(key)
+        if isinstance(value, dict):
+            return value
+    return {"type": "object", "properties": {}}
+
+
+def _described(tool: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+    if tool.get("description"):
+        out["description"] = str(tool["description"])
+    return out
+
+
+def _openai_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    function = _described(tool, {"name": str(tool["name"]), "parameters": _schema(tool)})
+    return {"type": "function", "function": function}
+
+
+def _anthropic_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    return _described(tool, {"name": str(tool["name"]), "input_schema": _schema(tool)})
+
+
+def _bearer(endpoint: Endpoint) -> dict[str, str]:
+    return {"Authorization": f"Bearer {endpoint.key}"} if endpoint.key else {}
+
+
+def _anthropic_request(
+    endpoint: Endpoint, request: ChatRequest, messages: list[dict[str, str]]
+) -> tuple[str, dict[str, str], dict[str, Any]]:
+    system = [m["content"] for m in messages if m["role"] == "system"]
+    body: dict[str, Any] = {
+        "model": endpoint.model,
+        "max_tokens": request.max_tokens or ANTHROPIC_DEFAULT_MAX_TOKENS,
+        "messages": [m for m in messages if m["role"] != "system"],
+    }
+    if system:
+        body["system"] = "\n\n".join(system)
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    if request.tools:
+        body["tools"] = [_anthropic_tool(t) for t in request.tools]
+    headers = {"anthropic-version": ANTHROPIC_VERSION}
+    if endpoint.key:
+        headers["x-api-key"] = endpoint.key
+    return f"{endpoint.base_url}/messages", headers, body
+
+
+def _ollama_request(
+    endpoint: Endpoint, request: ChatRequest, messages: list[dict[str, str]]
+) -> tuple[str, dict[str, str], dict[str, Any]]:
+    body: dict[str, Any] = {"model": endpoint.model, "messages": messages, "stream": False}
+    options: dict[str, Any] = {}
+    if request.temperature is not None:
+        options["temperature"] = request.temperature
+    if request.max_tokens is not None:
+        options["num_predict"] = request.max_tokens
+    if options:
+        body["options"] = options
+    if request.tools:
+        body["tools"] = [_openai_tool(t) for t in request.tools]
+    return f"{endpoint.base_url}/api/chat", _bearer(endpoint), body
+
+
+def _openai_request(
+    endpoint: Endpoint, request: ChatRequest, messages: list[dict[str, str]]
+) -> tuple[str, dict[str, str], dict[str, Any]]:
+    body: dict[str, Any] = {"model": endpoint.model, "messages": messages}
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    if request.max_tokens is not None:
+        cap = "max_completion_tokens" if endpoint.provider == "openai" else "max_tokens"
+        body[cap] = request.max_tokens
+    if request.tools:
+        body["tools"] = [_openai_tool(t) for t in request.tools]
+    headers = _bearer(endpoint)
+    if endpoint.provider == "openrouter":
+        headers["X-Title"] = OPENROUTER_TITLE
+    return f"{endpoint.base_url}/chat/completions", headers, body
+
+
+def build(endpoint: Endpoint, request: ChatRequest) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """Return the (url, headers, JSON body) of `request` in `endpoint`'s protocol.
+
+    Temperature is sent only when set. OpenAI itself gets `max_completion_tokens` (which
+    its reasoning models require); other OpenAI-compatible endpoints get `max_tokens`.
+    Anthropic gets system messages in its top-level `system` field and a required
+    `max_tokens` (default 1024).
+    """
+    messages = [{"role": m["role"], "content": m["content"]} for m in request.messages]
+    if endpoint.api == "anthropic":
+        return _anthropic_request(endpoint, request, messages)
+    if endpoint.api == "ollama":
+        return _ollama_request(endpoint, request, messages)
+    return _openai_request(endpoint, request, messages)
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _arguments(raw: Any) -> Any:
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw) if raw.strip() else {}
+        except ValueError:
+            return raw
+    return raw
+
+
+def _call(name: Any, arguments: Any, call_id: Any) -> ToolCall:
+    if not isinstance(name, str) or not name:
+        raise WireFormatError("a tool call has no name")
+    return ToolCall(name=name, arguments=_arguments(arguments), id=_str(call_id), source="native")
+
+
+def _function_calls(raw: Any) -> list[ToolCall]:
+    """OpenAI/Ollama `tool_calls`: `[{id?, function: {name, arguments}}]`."""
+    calls = []
+    for item in raw if isinstance(raw, list) else ():
+        function = _dict(item.get("function")) if isinstance(item, dict) else {}
+        call_id = item.get("id") if isinstance(item, dict) else None
+        calls.append(_call(function.get("name"), function.get("arguments"), call_id))
+    return calls
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts, as some compatible servers send
+        return "".join(
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    return ""
+
+
+def _openai(data: dict[str, Any]) -> Reply:
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise WireFormatError("no choices[0] in the answer")
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        raise WireFormatError("no choices[0].message in the answer")
+    calls = _function_calls(message.get("tool_calls"))
+    usage = _dict(data.get("usage"))
+    return Reply(
+        text=_text(message.get("content")),
+        tool_calls=calls or None,
+        usage=Usage(
+            input_tokens=_int(usage.get("prompt_tokens")),
+            output_tokens=_int(usage.get("completion_tokens")),
+        ),
+        model=_str(data.get("model")),
+        finish_reason=_str(choices[0].get("finish_reason")),
+    )
+
+
+def _anthropic(data: dict[str, Any]) -> Reply:
+    blocks = data.get("content")
+    if not isinstance(blocks, list):
+        raise WireFormatError("no content blocks in the answer")
+    texts = [b["text"] for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+    calls = [
+        _call(b.get("name"), b.get("input"), b.get("id"))
+        for b in blocks
+        if isinstance(b, dict) and b.get("type") == "tool_use"
+    ]
+    usage = _dict(data.get("usage"))
+    return Reply(
+        text="\n".join(t for t in texts if isinstance(t, str)),
+        tool_calls=calls or None,
+        usage=Usage(
+            input_tokens=_int(usage.get("input_tokens")),
+            output_tokens=_int(usage.get("output_tokens")),
+        ),
+        model=_str(data.get("model")),
+        finish_reason=_str(data.get("stop_reason")),
+    )
+
+
+def _ollama(data: dict[str, Any]) -> Reply:
+    message = data.get("message")
+    if not isinstance(message, dict):
+        raise WireFormatError("no message in the answer")
+    calls = _function_calls(message.get("tool_calls"))
+    return Reply(
+        text=_text(message.get("content")),
+        tool_calls=calls or None,
+        usage=Usage(
+            input_tokens=_int(data.get("prompt_eval_count")),
+            output_tokens=_int(data.get("eval_count")),
+        ),
+        model=_str(data.get("model")),
+        finish_reason=_str(data.get("done_reason")),
+    )
+
+
+def parse(endpoint: Endpoint, data: Any) -> Reply:
+    """Parse a decoded 2xx body in `endpoint`'s protocol.
+
+    Raises:
+        WireFormatError: The body does not have the protocol's shape.
+    """
+    if not isinstance(data, dict):
+        raise WireFormatError("the answer is not a JSON object")
+    if endpoint.api == "anthropic":
+        return _anthropic(data)
+    if endpoint.api == "ollama":
+        return _ollama(data)
+    return _openai(data)

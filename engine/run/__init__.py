@@ -1,0 +1,33 @@
+"""Runs: the plan (matrix, calls, cost), the call layer (log, cache, provider), execution."""
+
+from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key, judge_request
+from engine.run.estimate import Estimate, estimate_run
+from engine.run.execute import Progress, RunOptions, RunOutcome, comparison_from_rows, execute_run
+from engine.run.plan import CellPlan, RunPlan, judges_for, plan_run, prompt_problems, resolve_models
+from engine.run.service import prepare_run, resume_options, run_in_thread, studio_link
+
+__all__ = [
+    "CallEvent",
+    "CallResult",
+    "Caller",
+    "CellPlan",
+    "Estimate",
+    "Progress",
+    "RunOptions",
+    "RunOutcome",
+    "RunPlan",
+    "RunStopped",
+    "call_key",
+    "comparison_from_rows",
+    "estimate_run",
+    "execute_run",
+    "judge_request",
+    "judges_for",
+    "plan_run",
+    "prepare_run",
+    "prompt_problems",
+    "resolve_models",
+    "resume_options",
+    "run_in_thread",
+    "studio_link",
+]

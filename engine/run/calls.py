@@ -1,0 +1,273 @@
+"""Every model call of a run goes through here: the run's log, then the cache, then the provider.
+
+A call already finished by this run (before an interruption) is taken from the run's log and
+never repeated; otherwise a cached answer is used when allowed; otherwise the provider is
+called. Each finished call is committed to the store before it is counted. Errors are
+recorded in the run's log but never cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EngineError
+from engine.evidence import ToolCall
+from engine.judge.consensus import JudgeSpec
+from engine.providers import ChatRequest, ProviderPool
+from engine.store.migrations import now
+from engine.store.store import Store, StoreWriter
+
+__all__ = ["CallEvent", "CallResult", "Caller", "RunStopped", "call_key", "judge_request"]
+
+JUDGE_MAX_TOKENS = 500
+JUDGE_TIMEOUT_S = 45.0
+
+
+class RunStopped(EngineError):
+    """The run was asked to stop; calls not yet started are left for a resume."""
+
+
+def call_key(kind: str, request: ChatRequest, repeat: int = 0) -> str:
+    """Hash everything that changes an answer: provider/model, messages, settings, repeat index."""
+    payload = {
+        "kind": kind,
+        "model": request.model_id,
+        "messages": request.messages,
+        "temperature": request.temperature,
+        "max_tokens": request.max_tokens,
+        "tools": request.tools,
+        "repeat": repeat,
+    }
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def judge_request(judge: JudgeSpec, system: str, user: str) -> ChatRequest:
+    """The request for one judge call: temperature 0, at most 500 tokens, 45 s (spec §5.7)."""
+    return ChatRequest(
+        model_id=judge.model,
+        messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+        temperature=0.0,
+        max_tokens=JUDGE_MAX_TOKENS,
+        timeout_s=JUDGE_TIMEOUT_S,
+    )
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """The outcome of one call, wherever it came from."""
+
+    text: str
+    tool_calls: list[ToolCall] | None
+    input_tokens: int
+    output_tokens: int
+    latency_ms: float
+    cost_usd: float | None
+    source: str  # "provider", "cache" or "log"
+
+    def to_json(self) -> dict[str, Any]:
+        """The form stored in the cache and the run's log."""
+        return {
+            "text": self.text,
+            "tool_calls": [c.model_dump() for c in self.tool_calls]
+            if self.tool_calls is not None
+            else None,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "latency_ms": self.latency_ms,
+            "cost_usd": self.cost_usd,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any], source: str) -> CallResult:
+        """Rebuild a result from its stored form."""
+        calls = data.get("tool_calls")
+        return CallResult(
+            text=str(data.get("text") or ""),
+            tool_calls=[ToolCall(**c) for c in calls] if isinstance(calls, list) else None,
+            input_tokens=int(data.get("input_tokens") or 0),
+            output_tokens=int(data.get("output_tokens") or 0),
+            latency_ms=float(data.get("latency_ms") or 0.0),
+            cost_usd=data.get("cost_usd"),
+            source=source,
+        )
+
+
+@dataclass(frozen=True)
+class CallEvent:
+    """Reported after each call: what kind, for which model, from where, and what it cost."""
+
+    kind: str
+    model_id: str
+    cell_model: str | None
+    source: str
+    ok: bool
+    cost_usd: float | None
+    input_tokens: int
+    output_tokens: int
+
+
+class Caller:
+    """Runs calls for one run (or for offline judging when `run_id` is None)."""
+
+    def __init__(
+        self,
+        *,
+        pool: ProviderPool,
+        store: Store,
+        writer: StoreWriter,
+        run_id: str | None,
+        use_cache: bool,
+        stop: threading.Event | None = None,
+        on_call: Callable[[CallEvent], None] | None = None,
+    ) -> None:
+        self.pool = pool
+        self.store = store
+        self.writer = writer
+        self.run_id = run_id
+        self.use_cache = use_cache
+        self.stop = stop or threading.Event()
+        self.on_call = on_call
+        self.log: dict[str, dict[str, Any]] = store.calls(run_id) if run_id else {}
+        self.prefetched: dict[str, dict[str, Any]] = {}
+
+    def prefetch(self, keys: list[str]) -> None:
+        """Load cached answers for keys known in advance, in one query."""
+        if not self.use_cache or not keys:
+            return
+        with self.store.connect() as conn:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for row in conn.execute(
+                    f"SELECT key, value FROM cache WHERE key IN ({marks})", chunk
+                ):
+                    self.prefetched[row[0]] = json.loads(row[1])
+
+    async def _write(self, op: Callable[[Any], Any]) -> None:
+        await asyncio.wrap_future(self.writer.submit(op))
+
+    def _event(
+        self, kind: str, request: ChatRequest, cell_model: str | None, result: CallResult | None
+    ) -> None:
+        if self.on_call is None:
+            return
+        self.on_call(
+            CallEvent(
+                kind=kind,
+                model_id=request.model_id,
+                cell_model=cell_model,
+                source=result.source if result else "provider",
+                ok=result is not None,
+                cost_usd=result.cost_usd if result else None,
+                input_tokens=result.input_tokens if result else 0,
+                output_tokens=result.output_tokens if result else 0,
+            )
+        )
+
+    async def chat(
+        self,
+        kind: str,
+        request: ChatRequest,
+        *,
+        repeat: int = 0,
+        cache_ok: bool = True,
+        prompt_id: str | None = None,
+        cell_model: str | None = None,
+    ) -> CallResult:
+        """Return the answer to `request`, from the run's log, the cache, or the provider.
+
+        Raises:
+            RunStopped: The run is stopping and this call was not started.
+            EngineError: The provider failed after its retries (the failure is logged).
+        """
+        key = call_key(kind, request, repeat)
+        logged = self.log.get(key)
+        if logged is not None and logged.get("response"):
+            result = CallResult.from_json(json.loads(logged["response"]), "log")
+            self._event(kind, request, cell_model, result)
+            return result
+        cached: dict[str, Any] | None = None
+        if self.use_cache and cache_ok:
+            cached = self.prefetched.pop(key, None)
+            if cached is None:
+                cached = await asyncio.to_thread(self.store.cache_get, key)
+        if cached is not None:
+            result = CallResult.from_json(cached, "cache")
+            await self._record(key, kind, request, prompt_id, cell_model, result, None)
+            self._event(kind, request, cell_model, result)
+            return result
+        if self.stop.is_set():
+            raise RunStopped("stopped before this call")
+        try:
+            response = await self.pool.chat(request)
+        except EngineError as exc:
+            await self._record(key, kind, request, prompt_id, cell_model, None, str(exc))
+            self._event(kind, request, cell_model, None)
+            raise
+        result = CallResult(
+            text=response.text,
+            tool_calls=response.tool_calls,
+            input_tokens=response.usage.input_tokens,
+            output_tokens=response.usage.output_tokens,
+            latency_ms=response.latency_ms,
+            cost_usd=response.cost_usd,
+            source="provider",
+        )
+        await self._record(key, kind, request, prompt_id, cell_model, result, None, cache=True)
+        self._event(kind, request, cell_model, result)
+        return result
+
+    async def _record(
+        self,
+        key: str,
+        kind: str,
+        request: ChatRequest,
+        prompt_id: str | None,
+        cell_model: str | None,
+        result: CallResult | None,
+        error: str | None,
+        cache: bool = False,
+    ) -> None:
+        value = json.dumps(result.to_json(), ensure_ascii=False) if result else None
+        run_id = self.run_id
+        stamp = now()
+
+        def op(conn: Any) -> None:
+            if cache and value is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO cache(key, kind, model_id, value, created_at) VALUES (?,?,?,?,?)",
+                    (key, kind, request.model_id, value, stamp),
+                )
+            if run_id is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO calls(run_id, key, kind, model_id, prompt_id, cell_model, "
+                    "response, error, cached, latency_ms, input_tokens, output_tokens, cost_usd, created_at) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        run_id,
+                        key,
+                        kind,
+                        request.model_id,
+                        prompt_id,
+                        cell_model,
+                        value,
+                        error,
+                        1 if result is not None and result.source == "cache" else 0,
+                        result.latency_ms if result else None,
+                        result.input_tokens if result else None,
+                        result.output_tokens if result else None,
+                        result.cost_usd if result else None,
+                        stamp,
+                    ),
+                )
+
+        if run_id is None and not (cache and value is not None):
+            return
+        await self._write(op)

@@ -1,0 +1,161 @@
+"""What a run will cost before it starts: calls, cached calls, tokens and a dollar range.
+
+Cached calls are found exactly by replaying the run against the cache: a cell whose every
+turn is cached has known answers, so its judge prompts (and their cache keys) are known too.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.evidence import Evidence
+from engine.judge.consensus import judge_messages
+from engine.providers import PriceTable, estimate_tokens
+from engine.run.calls import call_key, judge_request
+from engine.run.plan import CellPlan, RunPlan
+from engine.store.store import Store
+
+__all__ = ["Estimate", "estimate_run"]
+
+OUTPUT_TOKENS_LOW = 50
+OUTPUT_TOKENS_HIGH = 800
+JUDGE_OUTPUT_LOW = 40
+JUDGE_OUTPUT_HIGH = 150
+JUDGE_PROMPT_TOKENS = 700  # instructions, scale and examples, before the transcript
+
+
+@dataclass
+class Estimate:
+    """The plan's calls and cost, with cache hits counted exactly."""
+
+    generation_calls: int = 0
+    generation_cached: int = 0
+    judge_calls: int = 0
+    judge_cached: int = 0
+    input_tokens: int = 0
+    output_tokens_low: int = 0
+    output_tokens_high: int = 0
+    cost_low: float = 0.0
+    cost_high: float = 0.0
+    unknown_prices: set[str] = field(default_factory=set)
+
+    @property
+    def calls_to_make(self) -> int:
+        """Calls that will reach a provider (everything not cached)."""
+        return self.generation_calls - self.generation_cached + self.judge_calls - self.judge_cached
+
+    def as_dict(self) -> dict[str, Any]:
+        """The estimate as plain data (for JSON and the studio)."""
+        return {
+            "generation_calls": self.generation_calls,
+            "generation_cached": self.generation_cached,
+            "judge_calls": self.judge_calls,
+            "judge_cached": self.judge_cached,
+            "calls_to_make": self.calls_to_make,
+            "input_tokens": self.input_tokens,
+            "output_tokens_low": self.output_tokens_low,
+            "output_tokens_high": self.output_tokens_high,
+            "cost_low": round(self.cost_low, 6),
+            "cost_high": round(self.cost_high, 6),
+            "unknown_prices": sorted(self.unknown_prices),
+        }
+
+
+class _Cost:
+    def __init__(self, prices: PriceTable, out: Estimate) -> None:
+        self.prices = prices
+        self.out = out
+
+    def add(self, model: str, tokens_in: int, low: int, high: int) -> None:
+        self.out.input_tokens += tokens_in
+        self.out.output_tokens_low += low
+        self.out.output_tokens_high += high
+        lo = self.prices.estimate(model, tokens_in, low)
+        hi = self.prices.estimate(model, tokens_in, high)
+        if lo is None or hi is None:
+            self.out.unknown_prices.add(model)
+            return
+        self.out.cost_low += lo
+        self.out.cost_high += hi
+
+
+def _lookup(conn: sqlite3.Connection, key: str) -> dict[str, Any] | None:
+    row = conn.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def _cell(plan: RunPlan, cell: CellPlan, conn: sqlite3.Connection | None, cost: _Cost) -> None:
+    out = cost.out
+    history = [{"role": "system", "content": cell.system}] if cell.system is not None else []
+    generated: list[int] = []
+    known = True
+    turns: list[Any] = list(cell.prompt.messages)
+    if turns and turns[-1].role == "user":
+        turns.append(None)
+    for msg in turns:
+        if msg is not None and not msg.is_placeholder:
+            history.append({"role": msg.role, "content": msg.content})
+            continue
+        if cell.offline:
+            answer = cell.prompt.ideal or ""
+        else:
+            out.generation_calls += 1
+            request = cell.request(list(history), plan.blueprint.tools)
+            use = known and conn is not None and not cell.prompt.no_cache
+            cached = _lookup(conn, call_key("generate", request)) if use and conn else None
+            tokens_in = sum(estimate_tokens(str(m.get("content") or "")) for m in history)
+            if cached is not None:
+                out.generation_cached += 1
+                answer = str(cached.get("text") or "")
+            else:
+                known = False
+                cost.add(cell.base_model, tokens_in, OUTPUT_TOKENS_LOW, OUTPUT_TOKENS_HIGH)
+                answer = ""
+        history.append({"role": "assistant", "content": answer})
+        generated.append(len(history) - 1)
+    if not plan.judges:
+        return
+    texts = [p for p in cell.prompt.points if p.fn is None]
+    if not texts:
+        return
+    evidence = Evidence(
+        prompt_id=cell.prompt.id,
+        model_id=cell.model_id,
+        text="\n\n".join(str(history[i]["content"]) for i in generated),
+        messages=history,
+        generated_indices=generated,
+    )
+    transcript_tokens = sum(estimate_tokens(str(m.get("content") or "")) for m in history)
+    for point in texts:
+        for judge in plan.judges:
+            out.judge_calls += 1
+            if known and conn is not None:
+                system, user = judge_messages(plan.blueprint, evidence, point, judge)
+                if _lookup(conn, call_key("judge", judge_request(judge, system, user))) is not None:
+                    out.judge_cached += 1
+                    continue
+            tokens_in = (
+                JUDGE_PROMPT_TOKENS + 2 * transcript_tokens + estimate_tokens(point.text or "")
+            )
+            if not known:
+                tokens_in += OUTPUT_TOKENS_HIGH // 2
+            cost.add(judge.model, tokens_in, JUDGE_OUTPUT_LOW, JUDGE_OUTPUT_HIGH)
+
+
+def estimate_run(
+    plan: RunPlan, store: Store | None, prices: PriceTable, *, use_cache: bool = True
+) -> Estimate:
+    """Count the plan's calls and cached calls, and estimate its tokens and cost."""
+    out = Estimate()
+    cost = _Cost(prices, out)
+    if store is not None and use_cache:
+        with store.connect() as conn:
+            for cell in plan.cells:
+                _cell(plan, cell, conn, cost)
+    else:
+        for cell in plan.cells:
+            _cell(plan, cell, None, cost)
+    return out

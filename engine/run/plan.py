@@ -1,0 +1,289 @@
+"""The run matrix: prompts × models × temperatures × system prompts, and what it will cost.
+
+Rules follow Weval's run-config (spec §1.4-§1.6): `temperatures` (or `[temperature]`) are
+permuted and each call uses the first defined of the permutation value, the prompt's
+temperature, the header's, and 0; a `system` list (or `systems`) is permuted with
+`[sp_idx:i]` ids when it has more than one entry; effective ids always carry `[temp:T]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.blueprint.models import Blueprint, Prompt
+from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
+from engine.modelids import PROVIDERS, effective_model_id, is_collection, split_model_id
+from engine.providers import ChatRequest
+
+__all__ = [
+    "GENERATION_MAX_TOKENS",
+    "CellPlan",
+    "RunPlan",
+    "judges_for",
+    "plan_run",
+    "prompt_problems",
+    "resolve_models",
+]
+
+GENERATION_MAX_TOKENS = 2048
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    """One prompt × effective model: what will be generated and how."""
+
+    prompt: Prompt
+    base_model: str
+    model_id: str
+    temperature: float
+    system: str | None
+    system_index: int | None
+    turns: int
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """(prompt id, effective model id)."""
+        return (self.prompt.id, self.model_id)
+
+    @property
+    def offline(self) -> bool:
+        """True for `ideal` and `replay:` models, answered without a provider."""
+        return _offline(self.base_model)
+
+    def opening(self) -> list[dict[str, Any]]:
+        """The history before the first generated turn: system prompt and fixed turns."""
+        history: list[dict[str, Any]] = (
+            [{"role": "system", "content": self.system}] if self.system is not None else []
+        )
+        for msg in self.prompt.messages:
+            if msg.is_placeholder:
+                break
+            history.append({"role": msg.role, "content": msg.content or ""})
+        return history
+
+    def request(self, history: list[dict[str, Any]], tools: list[Any] | None) -> ChatRequest:
+        """The generation request for the turn after `history`."""
+        return ChatRequest(
+            model_id=self.base_model,
+            messages=history,
+            temperature=self.temperature,
+            max_tokens=GENERATION_MAX_TOKENS,
+            tools=tools or None,
+        )
+
+
+@dataclass
+class RunPlan:
+    """Everything a run will do, computed before anything is spent."""
+
+    blueprint: Blueprint
+    models: list[str]
+    cells: list[CellPlan]
+    judges: list[JudgeSpec] | None
+    custom_judges: bool
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def generation_calls(self) -> int:
+        """Calls to the models under test (offline models make none)."""
+        return sum(c.turns for c in self.cells if not _offline(c.base_model))
+
+    @property
+    def judge_calls(self) -> int:
+        """Judge calls if every judge answers (a backup judge may add some)."""
+        if not self.judges:
+            return 0
+        texts = sum(sum(1 for p in c.prompt.points if p.fn is None) for c in self.cells)
+        return texts * len(self.judges)
+
+    @property
+    def text_points(self) -> int:
+        """Text points over all cells (each judged by every judge)."""
+        return sum(sum(1 for p in c.prompt.points if p.fn is None) for c in self.cells)
+
+    @property
+    def total_calls(self) -> int:
+        """Generation plus judge calls."""
+        return self.generation_calls + self.judge_calls
+
+
+def _offline(model: str) -> bool:
+    provider = (split_model_id(model) or ("", ""))[0]
+    info = PROVIDERS.get(provider)
+    return info is not None and info.api == "offline"
+
+
+def resolve_models(
+    blueprint: Blueprint, override: Sequence[str] | None
+) -> tuple[list[str], list[str]]:
+    """Return (model ids, problems) from `--models` or the blueprint's `models`."""
+    raw: list[Any] = list(override) if override else list(blueprint.models)
+    models: list[str] = []
+    problems: list[str] = []
+    for entry in raw:
+        if isinstance(entry, dict):
+            problems.append(
+                f"Custom model object '{entry.get('id')}' is not supported here; set "
+                "<PREFIX>_BASE_URL for an OpenAI-compatible endpoint and use `prefix:model`."
+            )
+            continue
+        text = str(entry).strip()
+        if is_collection(text):
+            problems.append(
+                f"'{text}' is a Weval model collection, which cannot be resolved here; list "
+                "the model ids explicitly (for example --models openai:gpt-4.1-mini)."
+            )
+            continue
+        split = split_model_id(text)
+        if split is None:
+            problems.append(
+                f"'{text}' is not a model id; write provider:model, e.g. openai:gpt-4.1-mini."
+            )
+            continue
+        model = text if split[0] in ("ideal",) and text == "ideal" else f"{split[0]}:{split[1]}"
+        if model not in models:
+            models.append(model)
+    if not models and not problems:
+        problems.append("No models to run: add `models:` to the blueprint or pass --models.")
+    return models, problems
+
+
+def judges_for(
+    blueprint: Blueprint, override: Sequence[str] | None
+) -> tuple[list[JudgeSpec], bool]:
+    """Return the judges (and whether they are custom): `--judges`, the blueprint's, or Weval's defaults."""
+    if override:
+        return [JudgeSpec(m.strip(), "standard") for m in override if m.strip()], True
+    coverage = blueprint.evaluation_config.get("llm-coverage")
+    configured = coverage.get("judges") if isinstance(coverage, dict) else None
+    if isinstance(configured, list) and configured:
+        judges = [
+            JudgeSpec(str(j.get("model")), str(j.get("approach") or "standard"), j.get("id"))
+            for j in configured
+            if isinstance(j, dict) and j.get("model")
+        ]
+        if judges:
+            return judges, True
+    return list(DEFAULT_JUDGES), False
+
+
+def prompt_problems(prompt: Prompt) -> list[str]:
+    """Weval's run-time message checks (spec §1.9), in plain words."""
+    pid = prompt.id
+    msgs = prompt.messages
+    if not msgs:
+        return [f"Prompt '{pid}' has no `prompt:` or `messages:`; there is nothing to send."]
+    problems = []
+    roles = [m.role for m in msgs]
+    for i, m in enumerate(msgs):
+        if m.role not in ("user", "assistant", "system"):
+            problems.append(
+                f"Prompt '{pid}', message {i}: invalid role '{m.role}'; use user, assistant or system."
+            )
+        elif m.content is None and m.role != "assistant":
+            problems.append(f"Prompt '{pid}', message {i} ({m.role}) has no content.")
+        elif m.content is not None and not m.content.strip():
+            problems.append(f"Prompt '{pid}', message {i} ({m.role}): content cannot be empty.")
+    body = [r for r in roles if r != "system"]
+    if body and body[0] == "assistant":
+        problems.append(f"Prompt '{pid}': the first message cannot be from the assistant.")
+    for i in range(1, len(body)):
+        if body[i] == body[i - 1] and body[i] in ("user", "assistant"):
+            problems.append(
+                f"Prompt '{pid}': two '{body[i]}' messages in a row; user and assistant must alternate."
+            )
+            break
+    if body and body[-1] == "assistant" and msgs[-1].content is not None:
+        problems.append(
+            f"Prompt '{pid}': the conversation ends with a fixed assistant turn, so there is "
+            "nothing for the model to write; end with a user turn or `assistant: null`."
+        )
+    return problems
+
+
+def _turns(prompt: Prompt) -> int:
+    placeholders = sum(1 for m in prompt.messages if m.is_placeholder)
+    last = prompt.messages[-1] if prompt.messages else None
+    return placeholders + (1 if last is not None and last.role == "user" else 0)
+
+
+def _systems(blueprint: Blueprint) -> list[str | None] | None:
+    systems = blueprint.systems
+    if isinstance(blueprint.system, list) and not systems:
+        systems = list(blueprint.system)
+    return list(systems) if systems else None
+
+
+def plan_run(
+    blueprint: Blueprint,
+    *,
+    models: Sequence[str] | None = None,
+    judges: Sequence[str] | None = None,
+    judge: bool = True,
+) -> RunPlan:
+    """Expand the run matrix and collect every problem that would stop the run."""
+    model_ids, problems = resolve_models(blueprint, models)
+    warnings: list[str] = []
+    temps: list[float | None]
+    if blueprint.temperatures:
+        temps = [float(t) for t in blueprint.temperatures]
+        if blueprint.temperature is not None:
+            warnings.append(
+                "Both `temperature` and `temperatures` are set; `temperature` is ignored."
+            )
+    else:
+        temps = [blueprint.temperature]
+    systems = _systems(blueprint)
+    if systems is not None:
+        if any(s is not None and not isinstance(s, str) for s in systems):
+            problems.append("`systems` must be a list of texts or null.")
+        if sum(1 for s in systems if s is None) > 1:
+            problems.append("The `systems` list can contain at most one null entry.")
+    global_system = blueprint.system if isinstance(blueprint.system, str) else None
+    cells: list[CellPlan] = []
+    for prompt in blueprint.prompts:
+        problems += prompt_problems(prompt)
+        if systems is not None and prompt.has_system and prompt.system:
+            problems.append(
+                f"Prompt '{prompt.id}' has its own `system`, but the header permutes `systems`; "
+                "remove one of them."
+            )
+        variants: list[tuple[str | None, int | None]] = (
+            [(s, i if len(systems) > 1 else None) for i, s in enumerate(systems)]
+            if systems is not None
+            else [(prompt.system if prompt.has_system else global_system, None)]
+        )
+        for model in model_ids:
+            for temp in temps:
+                effective = next(
+                    (t for t in (temp, prompt.temperature, blueprint.temperature) if t is not None),
+                    0.0,
+                )
+                for system, index in variants:
+                    cells.append(
+                        CellPlan(
+                            prompt=prompt,
+                            base_model=model,
+                            model_id=effective_model_id(model, effective, index),
+                            temperature=float(effective),
+                            system=system,
+                            system_index=index,
+                            turns=_turns(prompt),
+                        )
+                    )
+    judge_list: list[JudgeSpec] | None = None
+    custom = False
+    if judge and any(pt.fn is None for pr in blueprint.prompts for pt in pr.points):
+        judge_list, custom = judges_for(blueprint, judges)
+    return RunPlan(
+        blueprint=blueprint,
+        models=model_ids,
+        cells=cells,
+        judges=judge_list,
+        custom_judges=custom,
+        problems=list(dict.fromkeys(problems)),
+        warnings=warnings,
+    )

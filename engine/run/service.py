@@ -1,0 +1,225 @@
+"""Starting runs for the CLI and the studio: prepare (plan, check, estimate, record), run, resume."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.blueprint import parse_blueprint
+from engine.errors import ConfigError
+from engine.providers import PriceTable, ProviderPool
+from engine.run.estimate import Estimate, estimate_run
+from engine.run.execute import Progress, RunOptions, RunOutcome, execute_run
+from engine.run.plan import RunPlan, plan_run
+from engine.settings import home_dir, load_settings
+from engine.store.store import Store
+
+__all__ = [
+    "PreparedRun",
+    "prepare_run",
+    "resume_options",
+    "run_in_thread",
+    "run_sync",
+    "studio_link",
+]
+
+DEFAULT_STUDIO_URL = "http://127.0.0.1:8501"
+
+
+def studio_link(run_id: str) -> str:
+    """The studio's share link of a run (`$BLUEPRINT_STUDIO_URL`/results?run=<id>)."""
+    base = os.environ.get("BLUEPRINT_STUDIO_URL", DEFAULT_STUDIO_URL).rstrip("/")
+    return f"{base}/results?run={run_id}"
+
+
+@dataclass
+class PreparedRun:
+    """A run recorded in the store and ready to execute."""
+
+    run_id: str | None
+    plan: RunPlan
+    estimate: Estimate
+    options: RunOptions
+    problems: list[str]
+
+
+def _pool(environ: Mapping[str, str] | None, concurrency: int) -> ProviderPool:
+    prices = PriceTable(load_settings().prices)
+    return ProviderPool(environ=environ, global_limit=max(1, concurrency), prices=prices)
+
+
+def readiness_problems(plan: RunPlan, environ: Mapping[str, str] | None = None) -> list[str]:
+    """Missing keys and unknown providers for the plan's models and judges (no network)."""
+    pool = _pool(environ, 1)
+    problems = []
+    for model in plan.models:
+        provider, _, rest = model.partition(":")
+        if model == "ideal" or provider == "ideal":
+            continue
+        if provider == "replay":
+            if not Path(rest).is_file():
+                problems.append(f"The replay file '{rest}' does not exist (model `{model}`).")
+            continue
+        message = pool.check(model)
+        if message:
+            problems.append(message)
+    for judge in plan.judges or []:
+        message = pool.check(judge.model)
+        if message:
+            problems.append(
+                f"{message} (needed by the judge {judge.label}; or run without judging: --no-judge)"
+            )
+    return list(dict.fromkeys(problems))
+
+
+def prepare_run(
+    store: Store,
+    text: str,
+    *,
+    source: str | None,
+    models: list[str] | None = None,
+    judges: list[str] | None = None,
+    judge: bool = True,
+    options: RunOptions | None = None,
+    environ: Mapping[str, str] | None = None,
+    record: bool = True,
+) -> PreparedRun:
+    """Plan a run, check it, estimate it, and (when it can run) record it as `planned`.
+
+    Raises:
+        BlueprintError: The blueprint cannot be parsed.
+    """
+    options = options or RunOptions()
+    blueprint = parse_blueprint(text, source=source)
+    plan = plan_run(blueprint, models=models, judges=judges, judge=judge)
+    problems = list(plan.problems) + readiness_problems(plan, environ)
+    prices = PriceTable(load_settings().prices)
+    estimate = estimate_run(plan, store, prices, use_cache=options.use_cache)
+    if options.max_cost_usd is not None:
+        if estimate.unknown_prices and estimate.calls_to_make:
+            problems.append(
+                "--max-cost cannot be enforced: no price is known for "
+                + ", ".join(sorted(estimate.unknown_prices))
+                + ". Add them under [prices] in $BLUEPRINT_HOME/settings.toml."
+            )
+        elif estimate.cost_low > options.max_cost_usd:
+            problems.append(
+                f"The plan costs at least ${estimate.cost_low:.4f}, over the budget of "
+                f"${options.max_cost_usd:.4f} (--max-cost)."
+            )
+    run_id = None
+    if not problems and record:
+        digest = store.save_blueprint(text, blueprint.title, source)
+        run_id = store.create_run(
+            blueprint_hash=digest,
+            title=blueprint.title,
+            config_id=blueprint.id,
+            options={
+                "source": source,
+                "models": plan.models,
+                "judges": [j.model for j in plan.judges]
+                if plan.judges and plan.custom_judges
+                else None,
+                "judge": judge,
+                "concurrency": options.concurrency,
+                "use_cache": options.use_cache,
+                "max_cost_usd": options.max_cost_usd,
+                "out_dir": str(options.out_dir) if options.out_dir else None,
+                "estimate": estimate.as_dict(),
+            },
+            total_calls=plan.total_calls,
+            total_cells=len(plan.cells),
+        )
+    return PreparedRun(run_id, plan, estimate, options, problems)
+
+
+def resume_options(store: Store, run_id: str) -> tuple[str, dict[str, Any]]:
+    """Return the blueprint text and options of a stored run, to resume it.
+
+    Raises:
+        ConfigError: No such run, or it has already completed.
+    """
+    run = store.get_run(run_id)
+    if run is None:
+        raise ConfigError(f"There is no run '{run_id}' in {store.path}.")
+    if run.live_status == "completed":
+        raise ConfigError(f"Run '{run_id}' has already completed; there is nothing to resume.")
+    if run.live_status == "running":
+        raise ConfigError(
+            f"Run '{run_id}' is still running (pid {run.pid}); wait for it or stop it first."
+        )
+    text = store.blueprint_text(run.blueprint_hash)
+    if text is None:
+        raise ConfigError(f"The blueprint of run '{run_id}' is missing from the store.")
+    return text, run.options
+
+
+def default_out_dir() -> Path:
+    """Where comparison files go by default: `$BLUEPRINT_HOME/results`."""
+    return home_dir() / "results"
+
+
+def run_sync(
+    run_id: str,
+    plan: RunPlan,
+    store: Store,
+    options: RunOptions,
+    *,
+    stop: threading.Event | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> RunOutcome:
+    """Execute a prepared run on a fresh event loop in this thread."""
+
+    async def main() -> RunOutcome:
+        async with _pool(environ, options.concurrency) as pool:
+            return await execute_run(
+                run_id, plan, store, pool, options, stop=stop, on_progress=on_progress
+            )
+
+    return asyncio.run(main())
+
+
+_LIVE: dict[str, tuple[threading.Thread, threading.Event]] = {}
+
+
+def run_in_thread(
+    run_id: str,
+    plan: RunPlan,
+    store: Store,
+    options: RunOptions,
+    environ: Mapping[str, str] | None = None,
+) -> threading.Event:
+    """Start a run in a background thread (for the studio); return its stop event.
+
+    The thread writes everything to the store; pages poll the store, so a closed tab or a
+    refresh loses nothing.
+    """
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            run_sync(run_id, plan, store, options, stop=stop, environ=environ)
+        except Exception:  # the failure is recorded in the store by execute_run
+            pass
+        finally:
+            _LIVE.pop(run_id, None)
+
+    thread = threading.Thread(target=work, name=f"run-{run_id[:8]}", daemon=True)
+    _LIVE[run_id] = (thread, stop)
+    thread.start()
+    return stop
+
+
+def stop_run(run_id: str) -> bool:
+    """Ask a run started by `run_in_thread` in this process to stop; False if it is not here."""
+    live = _LIVE.get(run_id)
+    if live is None:
+        return False
+    live[1].set()
+    return True

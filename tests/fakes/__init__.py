@@ -1,0 +1,1 @@
+"""Fakes for tests and benchmarks: a local fake LLM server speaking OpenAI, Anthropic and Ollama."""

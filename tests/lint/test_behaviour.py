@@ -1,0 +1,230 @@
+"""What the diagnostics say and how the linter copes: messages, recovery, JSON, settings, fixes."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from engine.lint import CODES, Diagnostic, Fix, apply_fix, lint
+from engine.settings import Settings
+from tests.lint.helpers import codes, find, lint_strict, span
+
+P = "- id: p\n  prompt: hi\n"
+
+
+def test_single_element_paths_explain_or_versus_and():
+    (first, _) = find(
+        P + "  should:\n    - - $icontains: a\n    - - $icontains: b\n", "single-element-path"
+    )
+    assert "1.0" in first.message and "0.5" in first.message
+    (lone,) = find(P + "  should:\n    - A\n    - B\n    - - C\n", "single-element-path")
+    assert "half of the final score" in lone.message and "2 points" in lone.message
+
+
+def test_a_lone_one_point_path_with_nothing_else_is_harmless():
+    assert "single-element-path" not in codes(P + "  should:\n    - - C\n")
+
+
+def test_or_block_info_only_when_a_real_path_sits_beside_required_points():
+    text = P + "  should:\n    - A\n    - - B\n    - - C\n"
+    assert "or-block-with-required" not in codes(text)  # the warnings already explain it
+    (info,) = find(P + "  should:\n    - A\n    - - B\n      - C\n", "or-block-with-required")
+    assert "ONE item" in info.message and "half" in info.message
+
+
+def test_parser_errors_are_not_repeated_when_a_rule_explains_them():
+    found = codes(P + "  should:\n    - point: a\n      weight: 20\n")
+    assert found.count("weight-out-of-range") == 1 and "invalid-blueprint" not in found
+    found = codes(P + "  system: [a, b]\n  should: [a]\n")
+    assert "prompt-system-list" in found and "invalid-blueprint" not in found
+
+
+def test_parser_errors_in_each_prompt_are_all_reported():
+    text = (
+        P
+        + "  should: [a]\n  render_as: pdf\n- id: q\n  prompt: hi\n  should: [a]\n  temperature: hot\n"
+    )
+    invalid = find(text, "invalid-blueprint")
+    assert [d.line for d in invalid] == [4, 8]
+    assert "render_as" in invalid[0].message and "temperature" in invalid[1].message
+
+
+def test_a_prompt_that_is_not_a_mapping_is_positioned():
+    (d,) = find(P + "  should: [a]\n- 5\n", "invalid-blueprint")
+    assert span(d)[:2] == (4, 3) and "mapping" in d.message
+
+
+def test_linting_goes_on_after_a_syntax_error():
+    text = (
+        "title: t\n---\n- id: a\n  prompt: Benefits: Uttar Pradesh\n  should: [x]\n"
+        "- id: b\n  prompt: hi\n  should:\n    - point: y\n      weight: 50\n"
+        "- id: c\n  prompt: 'unclosed\n  should: [z]\n"
+    )
+    found = lint_strict(text)
+    syntax = [d for d in found if d.code == "yaml-syntax"]
+    assert [(d.line, d.column) for d in syntax] == [(4, 19), (12, 11)]
+    assert any(d.code == "weight-out-of-range" and d.line == 10 for d in found)
+
+
+def test_duplicate_keys_are_reported_everywhere_and_the_rest_is_linted():
+    text = P + "  should: [a]\n  should: [b]\n  weight: 30\n"
+    found = lint_strict(text)
+    assert [(d.code, d.line) for d in found if d.code == "duplicate-key"] == [("duplicate-key", 4)]
+    assert "weight-out-of-range" in [d.code for d in found]
+
+
+def test_byte_order_mark_keeps_columns_right():
+    text = "\ufeffid: x\ntitle: t\n---\n" + P + "  should: [a]\n"
+    (d,) = find(text, "header-id")
+    assert span(d) == (1, 2, 1, 7)
+    assert apply_fix(text, d.model_copy(update={"fix": Fix(title="t", replacement="")})).startswith(
+        "\ufeff\ntitle"
+    )
+
+
+def test_json_blueprints_are_linted_with_positions_and_no_fixes():
+    text = (
+        '{"title": "t",\n "prompts": [{"prompt": "hi", "should": [["$is_json"], ["x", "y"], "z"]}]}'
+    )
+    found = lint_strict(text, source="b.json")
+    assert {d.code for d in found} >= {"missing-id", "single-element-path", "function-text-in-path"}
+    assert all(d.fix is None for d in found)
+    (paths,) = [d for d in found if d.code == "single-element-path"]
+    assert span(paths) == (2, 42, 2, 54)
+    (bad,) = lint_strict('{"title": "t",\n "prompts": [}', source="b.json")
+    assert (bad.code, bad.line, bad.column) == ("yaml-syntax", 2, 14)
+
+
+def test_call_allow_list_from_settings():
+    text = P + "  should:\n    - $call: {url: 'https://checker.example.org/score'}\n"
+    assert "call-host-refused" in codes(text)
+    allowed = Settings(call_allow=("checker.example.org",))
+    assert "call-host-refused" not in codes(text, settings=allowed)
+    (d,) = find(text, "call-host-refused")
+    assert "BLUEPRINT_CALL_ALLOW" in d.message
+
+
+def test_no_secret_reaches_a_message(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("CHECKER_TOKEN", "sk-very-secret")
+    text = (
+        "externalServices:\n  checker:\n    url: http://10.1.2.3/score\n"
+        "    headers: {Authorization: 'Bearer ${CHECKER_TOKEN}'}\n---\n"
+        + P
+        + "  should:\n    - $call: {service: checker}\n"
+    )
+    found = lint_strict(text)
+    assert "call-host-refused" in [d.code for d in found]
+    assert all("sk-very-secret" not in d.message for d in found)
+
+
+def test_base_url_makes_a_provider_known(monkeypatch: pytest.MonkeyPatch):
+    text = "models: [vllm:my-model]\n---\n" + P + "  should: [a]\n"
+    (d,) = find(text, "unknown-provider")
+    assert "openrouter" in d.message and "VLLM_BASE_URL" in d.message
+    monkeypatch.setenv("VLLM_BASE_URL", "http://127.0.0.1:8000/v1")
+    assert "unknown-provider" not in codes(text)
+
+
+def test_collections_are_info_and_say_to_list_models():
+    (d,) = find("models: [CORE]\n---\n" + P + "  should: [a]\n", "model-collection")
+    assert d.severity == "info" and "explicitly" in d.message
+
+
+def test_should_not_offers_the_not_form_or_a_rephrasing():
+    (d,) = find(P + "  should_not:\n    - $icontains: sorry\n", "should-not")
+    assert "`$not_icontains: sorry`" in d.message
+    (d,) = find(P + "  should_not:\n    - $not_contains: sorry\n", "should-not")
+    assert "double negative" in d.message and "`$contains: sorry`" in d.message
+    (d,) = find(P + "  should_not:\n    - Gives a dosage.\n", "should-not")
+    assert "Rephrase" in d.message
+
+
+def test_inline_i_on_a_negated_match_becomes_the_negated_caseless_function():
+    text = P + "  should:\n    - $not_matches: '(?i)sorry'\n"
+    (d,) = find(text, "invalid-regex")
+    assert d.fix is not None and d.fix.replacement == "$not_imatches: 'sorry'"
+    assert "invalid-regex" not in codes(apply_fix(text, d))
+
+
+def test_dollar_text_in_a_path_is_fixed_to_a_mapping():
+    text = P + "  should:\n    - - $is_json\n      - Has a name.\n"
+    (d,) = find(text, "function-text-in-path")
+    assert d.fix is not None and d.fix.replacement == "$is_json: null"
+
+
+def test_extension_and_alias_functions_are_known():
+    text = (
+        P
+        + "  should:\n    - $required_text: [refund]\n    - $contain: x\n    - $expr: r.length > 1\n"
+    )
+    assert "unknown-function" not in codes(text)
+
+
+def test_no_criteria_not_reported_when_an_ideal_answer_exists():
+    assert "no-criteria" not in codes(P + "  ideal: Paris.\n")
+
+
+def test_missing_ids_get_distinct_slugs():
+    text = "- prompt: Hello there\n  should: [a]\n- prompt: Hello there!\n  should: [b]\n"
+    fixes = [d.fix.replacement for d in find(text, "missing-id") if d.fix]
+    assert fixes == [
+        "id: hello-there\n  prompt: Hello there",
+        "id: hello-there-2\n  prompt: Hello there!",
+    ]
+
+
+def test_trailing_assistant_null_at_end_of_file_without_newline():
+    text = "- id: p\n  should: [a]\n  messages:\n    - user: Hi\n    - assistant: null"
+    (d,) = find(text, "trailing-assistant-null")
+    assert span(d) == (5, 1, 5, 22)
+    assert apply_fix(text, d).endswith("    - user: Hi\n")
+
+
+def test_header_system_list_counts_as_systems():
+    text = "system: [a, b]\n---\n" + P + "  system: c\n  should: [x]\n"
+    assert "prompt-system-with-systems" in codes(text)
+
+
+def test_messages_in_plain_words_name_the_effect_on_the_score():
+    text = P + "  should:\n    - $contains: [a]\n    - $nope\n    - $matches: '('\n"
+    for d in lint_strict(text):
+        assert "left out of the score" in d.message
+
+
+def test_diagnostics_are_frozen_and_codes_are_checked():
+    d = Diagnostic(
+        line=1, column=1, end_line=1, end_column=2, severity="info", code="header-id", message="m"
+    )
+    with pytest.raises(ValidationError):
+        d.line = 3  # type: ignore[misc]
+    with pytest.raises(ValidationError):
+        Diagnostic(
+            line=1, column=1, end_line=1, end_column=2, severity="info", code="nope", message="m"
+        )
+    assert all(code in CODES for code in codes("id: x\n"))
+
+
+def test_apply_fix_inserts_at_a_zero_width_range_and_refuses_without_fix():
+    d = Diagnostic(
+        line=2, column=3, end_line=2, end_column=3, severity="warning", code="missing-id",
+        message="m", fix=Fix(title="t", replacement="id: p\n  "),
+    )  # fmt: skip
+    assert apply_fix("- x\n- prompt: hi\n", d) == "- x\n- id: p\n  prompt: hi\n"
+    with pytest.raises(ValueError, match="no fix"):
+        apply_fix("x", d.model_copy(update={"fix": None}))
+
+
+def test_public_lint_uses_the_users_settings_and_never_raises(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("BLUEPRINT_CALL_ALLOW", "checker.example.org")
+    text = P + "  should:\n    - $call: {url: 'https://checker.example.org/score'}\n"
+    assert "call-host-refused" not in [d.code for d in lint(text)]
+
+
+def test_a_prompt_cut_by_a_syntax_error_is_not_reported_as_empty():
+    text = (
+        "prompt: a\nshould: [x]\nid: a\n---\nprompt: hi\nshould: [- - x]\n---\nid: c\nprompt: c\n"
+    )
+    found = [(d.line, d.code) for d in lint_strict(text)]
+    assert (6, "yaml-syntax") in found
+    assert not any(line in (5, 6) and code != "yaml-syntax" for line, code in found)
+    assert (8, "no-criteria") in found  # the prompts after the error are still checked

@@ -1,0 +1,125 @@
+"""Model ids, keys and endpoints: readiness checks, error messages, secrets files."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from engine.errors import ConfigError, MissingKeyError, UnknownProviderError
+from engine.providers import ProviderPool, load_environ, read_secrets
+from tests.providers.helpers import ask
+
+
+def check(environ: dict[str, str], model_id: str) -> str | None:
+    return ProviderPool(environ=environ).check(model_id)  # no client is made: nothing to close
+
+
+def chat_error(environ: dict[str, str], model_id: str) -> BaseException:
+    async def main() -> BaseException:
+        async with ProviderPool(environ=environ) as pool:
+            try:
+                await pool.chat(ask(model_id))
+            except Exception as exc:
+                return exc
+        raise AssertionError("the call should have failed")
+
+    return asyncio.run(main())
+
+
+def test_missing_key_names_the_provider_and_the_variable() -> None:
+    error = chat_error({}, "openrouter:openai/gpt-4.1-mini")
+    assert isinstance(error, MissingKeyError)
+    assert "'openrouter'" in str(error)
+    assert "set OPENROUTER_API_KEY" in str(error)
+    assert check({}, "anthropic:claude-haiku-4.5") == str(
+        chat_error({}, "anthropic:claude-haiku-4.5")
+    )
+    assert "ANTHROPIC_API_KEY" in str(check({}, "anthropic:claude-haiku-4.5"))
+
+
+def test_unknown_prefix_lists_the_known_providers_and_the_base_url_way() -> None:
+    error = chat_error({}, "vllm:my-model")
+    assert isinstance(error, UnknownProviderError)
+    message = str(error)
+    for known in ("anthropic", "ollama", "openai", "openrouter"):
+        assert known in message
+    assert "set VLLM_BASE_URL" in message
+    assert "did you mean" not in message.lower()
+
+
+def test_a_near_miss_gets_a_suggestion() -> None:
+    assert "Did you mean 'openai'?" in str(check({}, "openia:gpt-4.1"))
+
+
+def test_a_model_id_without_prefix_is_explained() -> None:
+    message = str(check({}, "gpt-4.1-mini"))
+    assert "no provider prefix" in message
+    assert "openai:gpt-4.1-mini" in message
+
+
+def test_checks_that_pass_and_the_offline_models() -> None:
+    env = {"OPENAI_API_KEY": "k", "MYLAB_BASE_URL": "http://10.0.0.2:8000/v1"}
+    assert check(env, "openai:gpt-4.1-mini") is None
+    assert check({}, "ollama:llama3.2") is None  # no key needed
+    assert check(env, "mylab:model") is None
+    assert check({}, "OpenAI:gpt-4.1") is not None  # case-insensitive prefix, still a key
+    assert check({"OPENAI_API_KEY": "k"}, "OpenAI:gpt-4.1") is None
+    for offline in ("ideal", "replay:answers.jsonl"):
+        assert "answered offline" in str(check({}, offline))
+    assert isinstance(chat_error({}, "ideal"), ConfigError)
+
+
+def test_bad_base_urls_and_empty_models() -> None:
+    assert "OPENAI_BASE_URL must be an http:// or https:// URL" in str(
+        check({"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": "localhost:8000"}, "openai:x")
+    )
+    assert "names no model" in str(check({"OPENAI_API_KEY": "k"}, "openai:"))
+
+
+def test_secrets_file_shapes(tmp_path: Path) -> None:
+    path = tmp_path / "secrets.toml"
+    path.write_text(
+        'OPENAI_API_KEY = "flat"\n'
+        'title = "ignored"\n'
+        "[keys]\n"
+        'ANTHROPIC_API_KEY = "from-table"\n'
+        "[openrouter]\n"
+        'api_key = "per-provider"\n'
+        'base_url = "https://example.org/v1"\n'
+        "[my-lab]\n"
+        'base_url = "http://lab:8000/v1"\n',
+        encoding="utf-8",
+    )
+    assert read_secrets(path) == {
+        "OPENAI_API_KEY": "flat",
+        "ANTHROPIC_API_KEY": "from-table",
+        "OPENROUTER_API_KEY": "per-provider",
+        "OPENROUTER_BASE_URL": "https://example.org/v1",
+        "MY_LAB_BASE_URL": "http://lab:8000/v1",
+    }
+    merged = load_environ(path, base={"OPENAI_API_KEY": "from-env", "HOME": "/root"})
+    assert merged["OPENAI_API_KEY"] == "from-env"  # the environment wins
+    assert merged["ANTHROPIC_API_KEY"] == "from-table"
+    assert check(merged, "my-lab:model") is None
+    assert load_environ(tmp_path / "missing.toml", base={}) == {}
+    assert load_environ(None, base={"A_API_KEY": "x"}) == {"A_API_KEY": "x"}
+
+
+def test_an_invalid_secrets_file_is_a_config_error_that_quotes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "secrets.toml"
+    path.write_text('OPENAI_API_KEY = "sk-secret-value\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid TOML") as info:
+        read_secrets(path)
+    assert "sk-secret-value" not in str(info.value)
+
+
+def test_a_closed_pool_refuses_calls() -> None:
+    async def main() -> None:
+        pool = ProviderPool(environ={"OPENAI_API_KEY": "k"})
+        await pool.aclose()  # never used: nothing was opened
+        with pytest.raises(RuntimeError, match="closed"):
+            await pool.chat(ask("openai:gpt-4.1-mini"))
+
+    asyncio.run(main())

@@ -1,0 +1,178 @@
+"""Concurrency: adaptive per-provider limits, the global limit, Retry-After parsing."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from engine.providers import AdaptiveLimit, ProviderCallError, ProviderPool, parse_retry_after
+from tests.fakes.llm_server import FakeLLM
+from tests.providers.helpers import FAST, FakeTime, ask, with_pool
+
+
+def test_slow_start_grows_by_one_per_success_up_to_the_cap() -> None:
+    limit = AdaptiveLimit(16, cap=20, clock=FakeTime().clock)
+    for _ in range(3):
+        limit.on_success()
+    assert limit.limit == 19
+    for _ in range(5):
+        limit.on_success()
+    assert limit.limit == 20
+
+
+def test_a_429_halves_then_ten_successes_add_one() -> None:
+    time_ = FakeTime()
+    limit = AdaptiveLimit(16, cap=32, clock=time_.clock)
+    limit.on_rate_limited()
+    assert limit.limit == 8
+    for _ in range(9):
+        limit.on_success()
+    assert limit.limit == 8
+    limit.on_success()
+    assert limit.limit == 9
+    for _ in range(9):
+        limit.on_success()
+    limit.on_error()  # breaks the run of successes
+    limit.on_success()
+    assert limit.limit == 9
+
+
+def test_a_burst_of_429s_halves_once_per_cooldown_and_never_below_the_floor() -> None:
+    time_ = FakeTime()
+    limit = AdaptiveLimit(16, cap=32, clock=time_.clock)
+    for _ in range(5):
+        limit.on_rate_limited()
+    assert limit.limit == 8
+    for _ in range(6):
+        time_.now += 1.0
+        limit.on_rate_limited()
+    assert limit.limit == 1
+
+
+def test_start_is_clamped_to_the_cap() -> None:
+    assert AdaptiveLimit(25, cap=4, clock=FakeTime().clock).limit == 4
+
+
+def test_waiters_are_served_in_order_and_a_cancelled_waiter_leaves_no_hole() -> None:
+    async def main() -> list[str]:
+        limit = AdaptiveLimit(1, cap=1, clock=FakeTime().clock)
+        order: list[str] = []
+        await limit.acquire()
+
+        async def take(name: str) -> None:
+            await limit.acquire()
+            order.append(name)
+            limit.release()
+
+        tasks = [asyncio.create_task(take(n)) for n in "abc"]
+        await asyncio.sleep(0)
+        tasks[1].cancel()
+        limit.release()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert limit.in_flight == 0
+        return order
+
+    assert asyncio.run(main()) == ["a", "c"]
+
+
+def test_retry_after_parsing() -> None:
+    now = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
+    assert parse_retry_after("7") == 7.0
+    assert parse_retry_after(" 0.5 ") == 0.5
+    assert parse_retry_after("Thu, 01 Jan 2026 12:00:30 GMT", lambda: now) == 30.0
+    assert parse_retry_after("Thu, 01 Jan 2026 11:00:00 GMT", lambda: now) == 0.0
+    assert parse_retry_after("-3") == 0.0
+    for bad in (None, "", "soon", "nan"):
+        assert parse_retry_after(bad) is None
+
+
+def test_pool_limit_halves_on_429_and_grows_back(fake_llm: FakeLLM) -> None:
+    fake_llm.fail_next(1, "429", retry_after="0")
+
+    async def body(pool: ProviderPool) -> list[int]:
+        seen = []
+        await pool.chat(ask("openai:gpt-4.1-mini"))
+        seen.append(pool.stats()["openai"].limit)
+        for _ in range(2):
+            for _ in range(10):
+                await pool.chat(ask("openai:gpt-4.1-mini"))
+            seen.append(pool.stats()["openai"].limit)
+        return seen
+
+    # the retried call is the first success after the 429; 9 more make ten
+    assert with_pool(fake_llm.env(), body, **FAST) == [8, 9, 10]
+
+
+def test_server_never_sees_more_than_the_global_limit(fake_llm: FakeLLM) -> None:
+    fake_llm.latency_ms = 20
+    models = ["openai:gpt-4.1-mini", "anthropic:claude-haiku-4.5", "openrouter:x/y", "ollama:l"]
+
+    async def body(pool: ProviderPool) -> dict[str, int]:
+        await asyncio.gather(*(pool.chat(ask(models[i % 4], str(i))) for i in range(120)))
+        return {name: s.max_in_flight for name, s in pool.stats().items()}
+
+    per_provider = with_pool(fake_llm.env(), body, global_limit=6)
+    assert fake_llm.max_in_flight == 6
+    assert len(fake_llm.calls) == 120
+    assert all(1 <= n <= 6 for n in per_provider.values())
+
+
+def test_provider_limit_bounds_its_own_calls(fake_llm: FakeLLM) -> None:
+    fake_llm.latency_ms = 20
+    fake_llm.fail_next(1, "429", retry_after="0")
+
+    async def body(pool: ProviderPool) -> None:
+        await pool.chat(ask("openai:m", "first"))  # halves 16 -> 8
+        fake_llm.max_in_flight = 0
+        await asyncio.gather(*(pool.chat(ask("openai:m", str(i))) for i in range(40)))
+
+    with_pool(fake_llm.env(), body, **FAST)
+    assert 8 <= fake_llm.max_in_flight <= 10  # 8, plus one per ten successes
+
+
+def test_a_failing_provider_does_not_stop_the_others(fake_llm: FakeLLM) -> None:
+    fake_llm.fail_when(lambda r: r.protocol == "anthropic", "500")
+
+    async def body(pool: ProviderPool) -> list[object]:
+        calls = [pool.chat(ask("anthropic:claude-haiku-4.5", str(i))) for i in range(5)]
+        calls += [pool.chat(ask("openai:gpt-4.1-mini", str(i))) for i in range(20)]
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    results = with_pool(fake_llm.env(), body, max_attempts=3, **FAST)
+    assert all(isinstance(r, ProviderCallError) for r in results[:5])
+    assert not any(isinstance(r, BaseException) for r in results[5:])
+
+
+def test_a_hanging_provider_does_not_hold_up_the_others(fake_llm: FakeLLM) -> None:
+    fake_llm.fail_when(lambda r: r.protocol == "anthropic", "hang")
+
+    async def body(pool: ProviderPool) -> tuple[float, int]:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        hanging = [
+            asyncio.create_task(pool.chat(ask("anthropic:claude-haiku-4.5", str(i), timeout_s=0.6)))
+            for i in range(10)
+        ]
+        await asyncio.sleep(0.05)
+        await asyncio.gather(*(pool.chat(ask("openai:gpt-4.1-mini", str(i))) for i in range(40)))
+        elapsed = loop.time() - start
+        failures = await asyncio.gather(*hanging, return_exceptions=True)
+        return elapsed, sum(isinstance(f, ProviderCallError) for f in failures)
+
+    elapsed, failed = with_pool(fake_llm.env(), body, max_attempts=1)
+    assert elapsed < 0.45  # done while the anthropic calls are still hanging
+    assert failed == 10
+
+
+@pytest.mark.parametrize(("provider", "start"), [("openai", 16), ("openrouter", 25)])
+def test_starting_limits(fake_llm: FakeLLM, provider: str, start: int) -> None:
+    fake_llm.fail_next(1, "500")
+
+    async def body(pool: ProviderPool) -> int:
+        with pytest.raises(ProviderCallError):
+            await pool.chat(ask(f"{provider}:m"))
+        return pool.stats()[provider].limit
+
+    assert with_pool(fake_llm.env(), body, max_attempts=1) == start

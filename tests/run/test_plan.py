@@ -1,0 +1,143 @@
+"""The run matrix and Weval's effective model ids (spec §1.4-§1.6), and run-time prompt checks."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from engine.blueprint import parse_blueprint
+from engine.run import plan_run, prompt_problems
+
+
+def bp(text: str):
+    return parse_blueprint(textwrap.dedent(text))
+
+
+def test_plain_run_has_temp_zero_suffix_always():
+    plan = plan_run(
+        bp("models: [openai:a, anthropic:b]\n---\n- id: p\n  prompt: hi\n"), judge=False
+    )
+    assert sorted(c.model_id for c in plan.cells) == ["anthropic:b[temp:0]", "openai:a[temp:0]"]
+    assert plan.generation_calls == 2
+    assert plan.judge_calls == 0
+
+
+def test_temperatures_and_systems_permute():
+    plan = plan_run(
+        bp("""
+        models: [openai:a]
+        temperatures: [0.0, 0.7]
+        system: [Be a pirate, null]
+        ---
+        - id: p
+          prompt: hi
+    """),
+        judge=False,
+    )
+    assert sorted(c.model_id for c in plan.cells) == [
+        "openai:a[temp:0.7][sp_idx:0]",
+        "openai:a[temp:0.7][sp_idx:1]",
+        "openai:a[temp:0][sp_idx:0]",
+        "openai:a[temp:0][sp_idx:1]",
+    ]
+    assert {c.system for c in plan.cells} == {"Be a pirate", None}
+
+
+def test_single_system_list_has_no_sp_idx_and_prompt_temperature_quirk():
+    plan = plan_run(
+        bp("""
+        models: [openai:a]
+        systems: [only one]
+        ---
+        - id: p
+          prompt: hi
+          temperature: 0.5
+        - id: q
+          prompt: hi
+    """),
+        judge=False,
+    )
+    # no header temperature: a prompt's own temperature takes effect and shows in its id
+    assert sorted(c.model_id for c in plan.cells) == ["openai:a[temp:0.5]", "openai:a[temp:0]"]
+    assert all(c.system == "only one" for c in plan.cells)
+
+
+def test_header_temperature_overrides_prompt_temperature_and_both_set_warns():
+    plan = plan_run(
+        bp(
+            "models: [openai:a]\ntemperature: 0.3\ntemperatures: [1]\n---\n- {id: p, prompt: hi, temperature: 0.9}\n"
+        ),
+        judge=False,
+    )
+    assert [c.model_id for c in plan.cells] == ["openai:a[temp:1]"]
+    assert any("temperature" in w for w in plan.warnings)
+
+
+def test_multi_turn_counts_generated_turns():
+    plan = plan_run(
+        bp("""
+        models: [openai:a]
+        ---
+        - id: p
+          messages:
+            - user: one
+            - assistant: null
+            - user: two
+          should: [be kind, $contains: x]
+    """)
+    )
+    (cell,) = plan.cells
+    assert cell.turns == 2
+    assert plan.judges is not None and len(plan.judges) == 3  # Weval's default judges
+    assert plan.judge_calls == 3
+
+
+@pytest.mark.parametrize(
+    ("models", "needle"),
+    [
+        (["CORE"], "collection"),
+        (["gpt-4o"], "not a model id"),
+    ],
+)
+def test_model_problems(models, needle):
+    plan = plan_run(bp("- {id: p, prompt: hi}\n"), models=models)
+    assert any(needle in p for p in plan.problems)
+
+
+def test_systems_with_prompt_system_is_a_problem():
+    plan = plan_run(
+        bp("models: [openai:a]\nsystems: [a, b]\n---\n- {id: p, prompt: hi, system: own}\n")
+    )
+    assert any("own `system`" in p for p in plan.problems)
+
+
+@pytest.mark.parametrize(
+    ("messages", "needle"),
+    [
+        ("[{assistant: hi}, {user: x}]", "first message cannot be from the assistant"),
+        ("[{user: a}, {user: b}]", "two 'user' messages in a row"),
+        ("[{user: a}, {assistant: fixed}]", "nothing for the model to write"),
+        ("[{user: ''}]", "content cannot be empty"),
+    ],
+)
+def test_message_problems(messages, needle):
+    prompt = bp(f"- id: p\n  messages: {messages}\n").prompts[0]
+    assert any(needle in p for p in prompt_problems(prompt))
+
+
+def test_custom_and_cli_judges_replace_defaults():
+    b = bp("""
+        models: [openai:a]
+        evaluationConfig:
+          llm-coverage:
+            judges:
+              - {id: j1, model: "openai:judge", approach: holistic}
+        ---
+        - {id: p, prompt: hi, should: [be kind]}
+    """)
+    plan = plan_run(b)
+    assert plan.custom_judges and [j.label for j in plan.judges] == ["j1(openai:judge)"]
+    plan = plan_run(b, judges=["openai:x", "openai:y"])
+    assert [j.label for j in plan.judges] == ["standard(openai:x)", "standard(openai:y)"]
+    assert plan_run(b, judge=False).judges is None

@@ -1,0 +1,248 @@
+"""Runs end to end against the fake LLM server: matrix, judges, cache, errors, budget, CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.run import RunOptions, call_key
+from engine.run.service import prepare_run, run_sync
+from engine.store import Store
+from tests.conftest import EXAMPLES
+
+BLUEPRINT = textwrap.dedent(
+    """
+    title: Small run
+    models: [openai:fake-a, anthropic:fake-b]
+    ---
+    - id: greet
+      prompt: Say hello
+      should:
+        - $icontains: hello
+        - Hello is said warmly.
+    - id: chat
+      messages:
+        - user: first question
+        - assistant: null
+        - user: second question
+      should:
+        - $contains: question
+    """
+)
+
+
+@pytest.fixture
+def env(fake_llm, monkeypatch):
+    for key, value in fake_llm.env().items():
+        monkeypatch.setenv(key, value)
+    return fake_llm
+
+
+def run(store, text=BLUEPRINT, *, judges=("openai:judge-1", "openai:judge-2"), options=None, **kw):
+    prepared = prepare_run(
+        store,
+        text,
+        source="bp.yml",
+        judges=list(judges) if judges else None,
+        judge=bool(judges),
+        options=options or RunOptions(),
+        **kw,
+    )
+    assert prepared.problems == []
+    return prepared, run_sync(prepared.run_id, prepared.plan, store, prepared.options)
+
+
+def test_run_generates_judges_scores_and_stores(env, tmp_path):
+    store = Store()
+    prepared, outcome = run(store, options=RunOptions(out_dir=tmp_path))
+    assert outcome.status == "completed"
+    # 2 models x (1 turn + 2 turns) generations, plus 2 judges x 1 text point x 2 models
+    assert len(env.calls) == prepared.plan.total_calls == 6 + 4
+    assert outcome.progress.done_calls == 10
+    data = json.loads(outcome.path.read_text())
+    assert data["effectiveModels"] == ["anthropic:fake-b[temp:0]", "openai:fake-a[temp:0]"]
+    cell = data["evaluationResults"]["llmCoverageScores"]["greet"]["openai:fake-a[temp:0]"]
+    assert [a["keyPointText"] for a in cell["pointAssessments"]] == [
+        'Function: icontains("hello")',
+        "Hello is said warmly.",
+    ]
+    judged = cell["pointAssessments"][1]
+    assert judged["judgeModelId"] == "consensus(standard(openai:judge-1), standard(openai:judge-2))"
+    assert judged["status"] == "scored"
+    # the multi-turn cell: two generated turns, both in the subject text and the history
+    history = data["fullConversationHistories"]["chat"]["openai:fake-a[temp:0]"]
+    assert [m["role"] for m in history] == ["user", "assistant", "user", "assistant"]
+    rows = store.cells(prepared.run_id)
+    assert len(rows) == 4 and all(r["status"] == "scored" for r in rows)
+    assert len(store.judgments(prepared.run_id, "greet", "openai:fake-a[temp:0]")) == 2
+    run_row = store.get_run(prepared.run_id)
+    assert run_row.status == "completed" and run_row.comparison_path == str(outcome.path)
+
+
+def test_second_run_makes_zero_calls_and_plan_says_so(env):
+    store = Store()
+    run(store)
+    env.reset()
+    prepared = prepare_run(
+        store,
+        BLUEPRINT,
+        source="bp.yml",
+        judges=["openai:judge-1", "openai:judge-2"],
+        options=RunOptions(),
+        record=False,
+    )
+    assert prepared.estimate.calls_to_make == 0
+    assert prepared.estimate.generation_cached == 6 and prepared.estimate.judge_cached == 4
+    _, outcome = run(store)
+    assert len(env.calls) == 0
+    assert outcome.progress.cached_calls == 10
+
+
+def test_no_cache_calls_again_and_errors_are_never_cached(env):
+    store = Store()
+    env.fail_when(lambda r: r.model == "fake-b", "500")
+    prepared, outcome = run(store, judges=None, options=RunOptions())
+    assert outcome.status == "completed" and outcome.progress.failed_cells == 2
+    failed = [r for r in store.cells(prepared.run_id) if r["status"] == "failed"]
+    assert {r["model_id"] for r in failed} == {"anthropic:fake-b[temp:0]"}
+    assert all("500" in (r["error"] or "") for r in failed)
+    # the good provider was not stopped by the bad one
+    assert {r["model_id"] for r in store.cells(prepared.run_id) if r["status"] == "scored"} == {
+        "openai:fake-a[temp:0]"
+    }
+    env.reset()
+    run(store, judges=None, options=RunOptions(use_cache=False))
+    assert len(env.calls) == 6  # everything asked again; fake-b's failures were not cached
+    env.reset()
+    _, _outcome = run(store, judges=None)
+    assert len(env.calls) == 0
+
+
+def test_prompt_no_cache_skips_the_cache_for_that_prompt(env):
+    store = Store()
+    text = BLUEPRINT.replace("- id: greet\n", "- id: greet\n  noCache: true\n")
+    run(store, text, judges=None)
+    env.reset()
+    run(store, text, judges=None)
+    assert len(env.calls) == 2  # only `greet`, for both models
+
+
+def test_repeat_index_is_part_of_the_cache_key():
+    from engine.providers import ChatRequest
+
+    request = ChatRequest(model_id="openai:x", messages=[{"role": "user", "content": "hi"}])
+    assert call_key("generate", request, 0) != call_key("generate", request, 1)
+    assert call_key("generate", request, 0) == call_key("generate", request, 0)
+    changed = ChatRequest(
+        model_id="openai:x", messages=[{"role": "user", "content": "hi"}], temperature=0.5
+    )
+    assert call_key("generate", request) != call_key("generate", changed)
+
+
+def test_retry_after_429_still_completes(env):
+    store = Store()
+    env.fail_next(2, "429", retry_after="0")
+    _, outcome = run(store, judges=None)
+    assert outcome.status == "completed" and outcome.progress.failed_calls == 0
+
+
+def test_budget_refuses_a_plan_that_is_surely_too_expensive_and_stops_cleanly(env):
+    home = Path(os.environ["BLUEPRINT_HOME"])
+    (home / "settings.toml").write_text(
+        '[prices]\n"openai:fake-a" = {input = 0, output = 1000}\n'
+        '"anthropic:fake-b" = {input = 0, output = 1000}\n'
+    )
+    store = Store()
+    options = RunOptions(max_cost_usd=0.0001, concurrency=1)
+    prepared = prepare_run(
+        store, BLUEPRINT, source="bp.yml", judge=False, options=options, record=False
+    )
+    assert any("over the budget" in p for p in prepared.problems)
+    # Long answers (about 1,000 output tokens each) cost more than the low estimate of 50 tokens
+    # a call, so a budget just above that estimate passes the plan and is reached during the run.
+    env.reply_with(lambda request: "word " * 1000)
+    low = prepared.estimate.cost_low
+    prepared = prepare_run(
+        store,
+        BLUEPRINT,
+        source="bp.yml",
+        judge=False,
+        options=RunOptions(max_cost_usd=low * 1.01, concurrency=1),
+    )
+    assert prepared.problems == []
+    outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options)
+    assert outcome.status == "stopped"
+    assert "budget" in (outcome.error or "")
+    assert len(env.calls) < prepared.plan.generation_calls
+    assert store.get_run(prepared.run_id).resumable
+
+
+def test_missing_key_and_unknown_provider_are_explained(monkeypatch):
+    store = Store()
+    prepared = prepare_run(store, BLUEPRINT, source="bp.yml", judge=False, record=False)
+    assert any("OPENAI_API_KEY" in p for p in prepared.problems)
+    assert any("ANTHROPIC_API_KEY" in p for p in prepared.problems)
+    prepared = prepare_run(
+        store, BLUEPRINT, source="bp.yml", models=["nosuch:model"], judge=False, record=False
+    )
+    assert any("openrouter" in p and "NOSUCH_BASE_URL" in p for p in prepared.problems)
+
+
+def test_ideal_model_needs_no_provider(tmp_path):
+    store = Store()
+    text = (EXAMPLES / "functions.yml").read_text()
+    prepared = prepare_run(
+        store,
+        text,
+        source="functions.yml",
+        models=["ideal"],
+        judge=False,
+        options=RunOptions(out_dir=tmp_path),
+    )
+    assert prepared.problems == []
+    outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options)
+    assert outcome.status == "completed"
+    summary = outcome.comparison.summaries()["ideal[temp:0]"]
+    assert summary.average == 1.0  # the ideal answers satisfy every deterministic check
+
+
+def cli(*args, env=None, **kw):
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        **kw,
+    )
+
+
+def test_cli_run_prints_the_run_line_first_and_writes_the_comparison(env, tmp_path):
+    bp = tmp_path / "bp.yml"
+    bp.write_text(BLUEPRINT)
+    out = cli("run", str(bp), "--judges", "openai:judge-1", "--out", str(tmp_path / "out"))
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.splitlines()[0]
+    assert first.startswith("run ") and "/results?run=" in first
+    run_id = first.split()[1]
+    assert first.endswith(f"/results?run={run_id}")
+    assert len(list((tmp_path / "out").glob("*_comparison.json"))) == 1
+    assert Store().get_run(run_id).status == "completed"
+
+
+def test_cli_plan_shows_calls_and_problems(env, tmp_path):
+    bp = tmp_path / "bp.yml"
+    bp.write_text(BLUEPRINT)
+    out = cli("plan", str(bp), "--no-judge")
+    assert out.returncode == 0, out.stderr
+    assert "Generation calls: 6 (0 cached)" in out.stdout
+    assert "Judges: none; 2 text point assessment(s) will be left unjudged" in out.stdout
+    assert len(env.calls) == 0
+    out = cli("plan", str(bp), "--no-judge", env={"OPENAI_API_KEY": ""})
+    assert out.returncode == 2
+    assert "OPENAI_API_KEY" in out.stderr
