@@ -15,6 +15,13 @@ Status = Literal["scored", "errored", "unverified"]
 Errored and unverified points are left out of every mean."""
 
 
+def _js_number(value: float | None) -> float | int | None:
+    """An integral float as an int (JSON `1`, not `1.0`); NaN and infinities as None."""
+    if value is None or math.isnan(value) or math.isinf(value):
+        return None
+    return int(value) if value.is_integer() else value
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -91,10 +98,15 @@ class PointAssessment(BaseModel):
         )
 
     def to_weval(self) -> dict[str, Any]:
-        """Return Weval's JSON shape, plus our `status` (and findings/evidence when present)."""
+        """Return Weval's JSON shape, plus our `status` (and findings/evidence when present).
+
+        Numbers print as JavaScript would (an integral score is `1`, not `1.0`).
+        """
         out: dict[str, Any] = {"keyPointText": self.key_point_text}
-        out["coverageExtent"] = self.coverage_extent if self.status == "scored" else None
-        out["multiplier"] = self.multiplier
+        out["coverageExtent"] = (
+            _js_number(self.coverage_extent) if self.status == "scored" else None
+        )
+        out["multiplier"] = _js_number(self.multiplier)
         if self.reflection is not None:
             out["reflection"] = self.reflection
         if self.citation is not None:
@@ -105,7 +117,7 @@ class PointAssessment(BaseModel):
             out["individualJudgements"] = [
                 {
                     "judgeModelId": j.judge_model_id,
-                    "coverageExtent": j.coverage_extent,
+                    "coverageExtent": _js_number(j.coverage_extent),
                     "reflection": j.reflection,
                 }
                 for j in self.individual_judgements

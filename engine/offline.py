@@ -12,6 +12,7 @@ from engine.blueprint.parse import blueprint_id_from_path
 from engine.checks import CheckEnv, evaluate_function_points
 from engine.conversation import build_evidence
 from engine.evidence import Evidence
+from engine.gcpause import gc_paused
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison, config_content_hash, safe_timestamp
 from engine.responses import ResponseRow
 from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points, unjudged
@@ -72,6 +73,16 @@ def score_rows(
     on_cell: Callable[[CellScore], None] | None = None,
 ) -> list[CellScore]:
     """Score rows without judges: text points are `unverified` and left out of the scores."""
+    with gc_paused():
+        return _score_rows(blueprint, rows, env, on_cell)
+
+
+def _score_rows(
+    blueprint: Blueprint,
+    rows: Sequence[ResponseRow],
+    env: CheckEnv,
+    on_cell: Callable[[CellScore], None] | None,
+) -> list[CellScore]:
     cells: list[CellScore] = []
     for row in rows:
         prompt = blueprint.prompt(row.prompt_id)
@@ -152,10 +163,10 @@ def build_comparison(
         run_label=run_label or config_content_hash(blueprint, models),
         timestamp=timestamp or safe_timestamp(),
         description=blueprint.description,
-        config=blueprint.to_weval(),
+        config=blueprint.weval,  # read-only: the comparison never changes it
         models=sorted(models + ([IDEAL_MODEL_ID] if ideal else [])),
         prompt_ids=sorted(p.id for p in blueprint.prompts),
-        prompt_contexts={p.id: p.to_weval().get("messages", []) for p in blueprint.prompts},
+        prompt_contexts={p.id: p.weval.get("messages", []) for p in blueprint.prompts},
         system_prompts=system_prompts or dict.fromkeys(models),
         responses=all_responses,
         histories=histories or {},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -149,9 +150,16 @@ class Blueprint(_Model):
         """Return the blueprint exactly as Weval's `parseAndNormalizeBlueprint` produces it."""
         return copy.deepcopy(self.weval)
 
+    @cached_property
+    def _by_id(self) -> dict[str, Prompt]:
+        index: dict[str, Prompt] = {}
+        for p in self.prompts:
+            index.setdefault(p.id, p)  # with duplicate ids (a lint error), the first wins
+        return index
+
     def prompt(self, prompt_id: str) -> Prompt | None:
-        """Return the prompt with this id, or None."""
-        return next((p for p in self.prompts if p.id == prompt_id), None)
+        """Return the (first) prompt with this id, or None."""
+        return self._by_id.get(prompt_id)
 
 
 def message_from_weval(raw: Any, span: Span | None) -> Message:

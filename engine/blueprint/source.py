@@ -10,12 +10,9 @@ can point at the line and column of any prompt, point or key.
 from __future__ import annotations
 
 import base64
-import gc
 import json
 import math
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, NamedTuple
@@ -26,6 +23,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
 from engine.errors import BlueprintError
+from engine.gcpause import gc_paused
 from engine.jsvalues import js_string
 
 __all__ = [
@@ -454,22 +452,6 @@ def load_yaml_documents(
         finally:
             loader.dispose()
     return docs
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building many small acyclic objects.
-
-    Node trees are acyclic and short-lived; collections triggered by their allocation
-    made large blueprints parse about twice as slowly.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _reject_constant(name: str) -> Any:

@@ -13,8 +13,6 @@ import json
 import re
 from typing import Any, Final
 
-import httpx
-
 from engine.checks.context import CheckContext
 from engine.checks.netguard import resolve_refusal
 from engine.checks.text import is_number, js_json_parse
@@ -142,6 +140,8 @@ def _validate(result: Any) -> Any:
 
 
 def _request_once(config: dict[str, Any], body: Any, ctx: CheckContext) -> Any:
+    import httpx  # imported on first use: most runs never call a service
+
     headers = _headers(config, ctx)
     timeout_ms = config.get("timeout_ms")
     timeout_s = (timeout_ms if is_number(timeout_ms) and timeout_ms > 0 else 30000) / 1000

@@ -9,12 +9,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from engine.evidence import Evidence, ToolCall
 from engine.settings import Settings
 
 if TYPE_CHECKING:
+    import httpx
+
     from engine.blueprint.models import Blueprint, Prompt
 
 __all__ = ["DAY_S", "CheckContext", "CheckEnv", "TTLCache"]
@@ -97,6 +97,8 @@ class CheckEnv:
         if self.http is None:
             with self._lock:
                 if self.http is None:
+                    import httpx  # only `$call` and `$factcheck` need it
+
                     self.http = httpx.Client(timeout=30.0, follow_redirects=False)
         return self.http
 

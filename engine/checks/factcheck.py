@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import httpx
-
 from engine.assessment import Finding
 from engine.checks.context import CheckContext
 from engine.checks.outcome import Outcome
@@ -75,6 +73,8 @@ def factcheck(text: str, args: Any, ctx: CheckContext) -> Any:
     if settings.factcheck_token:
         headers["X-Background-Function-Auth-Token"] = settings.factcheck_token
     url = settings.factcheck_url.rstrip("/") + ENDPOINT
+    import httpx  # imported on first use
+
     try:
         response = ctx.env.client().post(url, json=body, headers=headers, timeout=TIMEOUT_S)
     except httpx.HTTPError as exc:

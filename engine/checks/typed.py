@@ -20,8 +20,6 @@ import math
 import re
 from typing import Any, Final, cast
 
-import jsonschema
-
 from engine.assessment import EvidenceRef, Finding
 from engine.checks.context import CheckContext
 from engine.checks.outcome import Outcome
@@ -256,6 +254,8 @@ def schema_result(text: str, args: Any, ctx: CheckContext) -> Outcome:
         return _config_error("schema_result needs a JSON Schema object (or no argument).")
     if schema is None:
         return _unverified("no_schema", "No JSON Schema was given (argument or prompt `schema:`).")
+    import jsonschema  # imported on first use: most blueprints have no schema
+
     validator_cls = jsonschema.validators.validator_for(schema)
     try:
         validator_cls.check_schema(cast(Any, schema))

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from engine.errors import ConfigError
-from engine.lint import Diagnostic, lint
 from engine.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from engine.lint import Diagnostic
 
 
 def _read(path: str) -> str | None:
@@ -53,6 +55,8 @@ def lint_command(files: tuple[str, ...], fmt: str) -> None:
 
     Exit 0 when no problem is an error, 1 when one is, 2 when a file cannot be read.
     """
+    from engine.lint import lint
+
     settings = _settings()
     rows: list[dict[str, Any]] = []
     unreadable = 0

@@ -6,8 +6,6 @@ import json
 
 import click
 
-from engine.lint.schema import authoring_schema
-
 
 @click.command()
 def schema() -> None:
@@ -16,4 +14,6 @@ def schema() -> None:
     Save it with `blueprint schema > blueprint.schema.json`, then start a blueprint with
     `# yaml-language-server: $schema=blueprint.schema.json` (VS Code, Red Hat YAML extension).
     """
+    from engine.lint.schema import authoring_schema
+
     click.echo(json.dumps(authoring_schema(), indent=2, ensure_ascii=False))

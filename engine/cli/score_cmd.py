@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import gc
 import sys
 from pathlib import Path
 
@@ -85,6 +85,9 @@ def score(
     line number and skipped; the other rows are scored. Exit 0 when every line was scored,
     1 when some lines were skipped, 2 when FILE or the responses file cannot be used.
     """
+    # A short batch process: the cyclic collector only costs time here (everything it would
+    # find is freed by reference counting or at exit), so it stays off for the whole command.
+    gc.disable()
     from engine.checks import CheckEnv
     from engine.offline import build_comparison, score_rows
     from engine.responses import read_responses
@@ -109,7 +112,8 @@ def score(
 
     env = CheckEnv(settings=settings)
     chosen = None
-    if not no_judge:
+    coverage = blueprint.evaluation_config.get("llm-coverage")
+    if not no_judge and (judges or (isinstance(coverage, dict) and coverage.get("judges"))):
         from engine.run.judging import judge_problems, offline_judges
 
         chosen = offline_judges(
@@ -158,7 +162,7 @@ def score(
         if row.messages:
             histories.setdefault(row.prompt_id, {})[row.model] = list(row.messages)
     comparison = build_comparison(blueprint, cells, responses=responses, histories=histories)
-    text = json.dumps(comparison.to_weval(), ensure_ascii=False, indent=1)
+    text = comparison.to_json()
     if out_path:
         Path(out_path).parent.mkdir(parents=True, exist_ok=True)
         Path(out_path).write_text(text, encoding="utf-8")

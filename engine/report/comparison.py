@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint
 from engine.errors import InputError
+from engine.gcpause import gc_paused
 from engine.jsvalues import js_clean
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
@@ -125,7 +126,7 @@ class Comparison(BaseModel):
             out["description"] = self.description
         out.update(
             {
-                "config": self.config,
+                "config": js_clean(self.config),
                 "evalMethodsUsed": ["llm-coverage"],
                 "effectiveModels": self.models,
                 "modelSystemPrompts": self.system_prompts,
@@ -144,7 +145,8 @@ class Comparison(BaseModel):
                 for pid, row in self.cells.items()
             },
             "perModelHybridScores": {
-                m: {"average": s.average, "stddev": s.stddev} for m, s in summaries.items()
+                m: js_clean({"average": s.average, "stddev": s.stddev})
+                for m, s in summaries.items()
             },
         }
         out["blueprintStudio"] = {
@@ -153,14 +155,22 @@ class Comparison(BaseModel):
                 m: s.model_dump(exclude={"model_id"}) for m, s in summaries.items()
             },
         }
-        out.update(self.extra)
-        return js_clean(out)  # type: ignore[no-any-return]
+        out.update(js_clean(self.extra))
+        # Cells are already JSON-clean (PointAssessment.to_weval prints integral scores as ints).
+        return out
+
+    def to_json(self) -> str:
+        """The comparison JSON as compact text (large runs: the C encoder, no indentation)."""
+        with gc_paused():
+            return json.dumps(
+                self.to_weval(), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+            )
 
     def write(self, directory: Path) -> Path:
         """Write `<runLabel>_<timestamp>_comparison.json` into `directory`; return its path."""
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{self.run_label}_{self.timestamp}_comparison.json"
-        path.write_text(json.dumps(self.to_weval(), ensure_ascii=False, indent=1), encoding="utf-8")
+        path.write_text(self.to_json(), encoding="utf-8")
         return path
 
 

@@ -136,11 +136,13 @@ class Caller:
         self.on_call = on_call
         self.log: dict[str, dict[str, Any]] = store.calls(run_id) if run_id else {}
         self.prefetched: dict[str, dict[str, Any]] = {}
+        self.looked_up: set[str] = set()
 
     def prefetch(self, keys: list[str]) -> None:
         """Load cached answers for keys known in advance, in one query."""
         if not self.use_cache or not keys:
             return
+        self.looked_up.update(keys)
         with self.store.connect() as conn:
             for start in range(0, len(keys), 500):
                 chunk = keys[start : start + 500]
@@ -196,7 +198,7 @@ class Caller:
         cached: dict[str, Any] | None = None
         if self.use_cache and cache_ok:
             cached = self.prefetched.pop(key, None)
-            if cached is None:
+            if cached is None and key not in self.looked_up:
                 cached = await asyncio.to_thread(self.store.cache_get, key)
         if cached is not None:
             result = CallResult.from_json(cached, "cache")

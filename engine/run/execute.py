@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.assessment import PointAssessment
-from engine.blueprint.models import Blueprint, Message
+from engine.blueprint.models import Blueprint, Message, Prompt
 from engine.checks import CheckEnv
 from engine.errors import EngineError
 from engine.evidence import Evidence
@@ -315,9 +315,13 @@ class _Runner:
                         )
                     except RunStopped:
                         return
-                score = await asyncio.to_thread(
-                    score_cell, self.blueprint, cell.prompt, evidence, self.env, judged
-                )
+                if _needs_network(cell.prompt):
+                    # $call / $factcheck block on HTTP: keep them off the event loop
+                    score = await asyncio.to_thread(
+                        score_cell, self.blueprint, cell.prompt, evidence, self.env, judged
+                    )
+                else:  # plain functions take microseconds; threads would only add GIL hops
+                    score = score_cell(self.blueprint, cell.prompt, evidence, self.env, judged)
             await self._save_cell(cell, score, history, tool_calls, usage, started)
 
     async def _save_cell(
@@ -384,7 +388,9 @@ class _Runner:
         self.prefetch(done)
         self.store.set_run_status(self.run_id, "running")
         beat = asyncio.create_task(self._heartbeat())
-        limit = asyncio.Semaphore(max(1, self.options.concurrency))
+        # The pool bounds calls in flight (`concurrency`); more cells than that may be between
+        # calls (writing, scoring), so the pool stays busy while they do.
+        limit = asyncio.Semaphore(max(1, self.options.concurrency) * 4)
         try:
             await asyncio.gather(
                 *(self.run_cell(c, limit) for c in self.plan.cells if c.key not in done)
@@ -431,6 +437,13 @@ class _Runner:
         )
         self.store.set_run_status(self.run_id, "completed")
         return RunOutcome("completed", comparison, path, p)
+
+
+_NETWORK_FUNCTIONS = frozenset({"call", "external", "factcheck"})
+
+
+def _needs_network(prompt: Prompt) -> bool:
+    return any(p.fn in _NETWORK_FUNCTIONS for p in prompt.points)
 
 
 def comparison_from_rows(blueprint: Blueprint, rows: list[dict[str, Any]]) -> Comparison:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Point, Prompt
-from engine.jsvalues import js_round
+from engine.jsvalues import js_clean, js_round
 from engine.scoring.aggregate import ScoreExplanation, aggregate, explain
 
 __all__ = ["CellScore", "failed_cell", "finish_cell", "ordered_points", "unjudged"]
@@ -42,9 +42,9 @@ class CellScore(BaseModel):
             "pointAssessments": [a.to_weval() for a in self.assessments],
         }
         if self.score is not None:
-            out["avgCoverageExtent"] = self.score
+            out["avgCoverageExtent"] = int(self.score) if self.score.is_integer() else self.score
         if self.judge_agreement is not None:
-            out["judgeAgreement"] = self.judge_agreement
+            out["judgeAgreement"] = js_clean(self.judge_agreement)
         return out
 
 
