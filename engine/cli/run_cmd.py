@@ -33,9 +33,11 @@ def _print_plan(prepared: Any) -> None:
     temps = {c.temperature for c in plan.cells}
     systems = {c.system_index for c in plan.cells}
     click.echo(f"Blueprint: {bp.title or bp.source or 'untitled'} ({len(bp.prompts)} prompts)")
+    repeats = max((c.repeat for c in plan.cells), default=0) + 1
+    again = f" x {repeats} repeats" if repeats > 1 else ""
     click.echo(
         f"Matrix: {len(bp.prompts)} prompts x {len(plan.models)} models x {len(temps)} temperatures"
-        f" x {len(systems)} system prompts = {len(plan.cells)} cells"
+        f" x {len(systems)} system prompts{again} = {len(plan.cells)} cells"
     )
     click.echo(f"Models: {', '.join(plan.models) or '-'}")
     if plan.judges:
@@ -73,6 +75,14 @@ def _common(f: Any) -> Any:
         "--no-judge", is_flag=True, help="Do not judge text points (they are unverified)."
     )(f)
     f = click.option("--no-cache", is_flag=True, help="Do not reuse cached answers.")(f)
+    f = click.option(
+        "--repeat",
+        "repeats",
+        type=click.IntRange(1, 100),
+        default=1,
+        show_default=True,
+        help="Generate every cell N times (ids get [rep:k]); each repeat is a real call.",
+    )(f)
     return f
 
 
@@ -80,7 +90,7 @@ def _common(f: Any) -> Any:
 @click.argument("file", type=click.Path(dir_okay=False))
 @_common
 def plan_cmd(
-    file: str, models: str | None, judges: str | None, no_judge: bool, no_cache: bool
+    file: str, models: str | None, judges: str | None, no_judge: bool, no_cache: bool, repeats: int
 ) -> None:
     """Show what running FILE would do: the matrix, calls, cached calls and a cost range.
 
@@ -100,6 +110,7 @@ def plan_cmd(
             judge=not no_judge,
             options=RunOptions(use_cache=not no_cache),
             record=False,
+            repeats=repeats,
         )
     except BlueprintError as exc:
         click.echo(str(exc), err=True)
@@ -181,6 +192,7 @@ def run_cmd(
     out_dir: str | None,
     max_cost: float | None,
     resume_id: str | None,
+    repeats: int,
 ) -> None:
     """Generate, judge, score and store FILE against several models.
 
@@ -218,6 +230,7 @@ def run_cmd(
                 judge=bool(saved.get("judge", True)),
                 options=options,
                 record=False,
+                repeats=int(saved.get("repeats") or 1),
             )
             prepared.run_id = resume_id
         else:
@@ -238,6 +251,7 @@ def run_cmd(
                 judges=_split(judges),
                 judge=not no_judge,
                 options=options,
+                repeats=repeats,
             )
     except EngineError as exc:
         click.echo(str(exc), err=True)

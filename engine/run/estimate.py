@@ -105,7 +105,8 @@ def _cell(plan: RunPlan, cell: CellPlan, conn: sqlite3.Connection | None, cost: 
             out.generation_calls += 1
             request = cell.request(list(history), plan.blueprint.tools)
             use = known and conn is not None and not cell.prompt.no_cache
-            cached = _lookup(conn, call_key("generate", request)) if use and conn else None
+            key = call_key("generate", request, cell.repeat)
+            cached = _lookup(conn, key) if use and conn else None
             tokens_in = sum(estimate_tokens(str(m.get("content") or "")) for m in history)
             if cached is not None:
                 out.generation_cached += 1

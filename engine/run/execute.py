@@ -235,6 +235,7 @@ class _Runner:
         return await self.caller.chat(
             "generate",
             cell.request(history, self.blueprint.tools),
+            repeat=cell.repeat,
             cache_ok=not cell.prompt.no_cache,
             prompt_id=cell.prompt.id,
             cell_model=cell.model_id,
@@ -372,7 +373,7 @@ class _Runner:
     def prefetch(self, done: set[tuple[str, str]]) -> None:
         """Load the cached first answers of every cell still to run, in bulk."""
         keys = [
-            call_key("generate", cell.request(cell.opening(), self.blueprint.tools))
+            call_key("generate", cell.request(cell.opening(), self.blueprint.tools), cell.repeat)
             for cell in self.plan.cells
             if cell.key not in done and not cell.prompt.no_cache and not cell.offline
         ]

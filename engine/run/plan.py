@@ -41,6 +41,7 @@ class CellPlan:
     system: str | None
     system_index: int | None
     turns: int
+    repeat: int = 0
 
     @property
     def key(self) -> tuple[str, str]:
@@ -223,8 +224,14 @@ def plan_run(
     models: Sequence[str] | None = None,
     judges: Sequence[str] | None = None,
     judge: bool = True,
+    repeats: int = 1,
 ) -> RunPlan:
-    """Expand the run matrix and collect every problem that would stop the run."""
+    """Expand the run matrix and collect every problem that would stop the run.
+
+    With `repeats` > 1 every cell is generated that many times, as separate effective models
+    `<id>[rep:k]` (k from 0); the repeat index is part of every cache key, so repeats are real
+    calls, and a later run with the same repeats reuses them.
+    """
     model_ids, problems = resolve_models(blueprint, models)
     warnings: list[str] = []
     temps: list[float | None]
@@ -263,17 +270,20 @@ def plan_run(
                     0.0,
                 )
                 for system, index in variants:
-                    cells.append(
-                        CellPlan(
-                            prompt=prompt,
-                            base_model=model,
-                            model_id=effective_model_id(model, effective, index),
-                            temperature=float(effective),
-                            system=system,
-                            system_index=index,
-                            turns=_turns(prompt),
+                    model_id = effective_model_id(model, effective, index)
+                    for repeat in range(max(1, repeats)):
+                        cells.append(
+                            CellPlan(
+                                prompt=prompt,
+                                base_model=model,
+                                model_id=f"{model_id}[rep:{repeat}]" if repeats > 1 else model_id,
+                                temperature=float(effective),
+                                system=system,
+                                system_index=index,
+                                turns=_turns(prompt),
+                                repeat=repeat,
+                            )
                         )
-                    )
     judge_list: list[JudgeSpec] | None = None
     custom = False
     if judge and any(pt.fn is None for pr in blueprint.prompts for pt in pr.points):

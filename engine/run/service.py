@@ -88,6 +88,7 @@ def prepare_run(
     options: RunOptions | None = None,
     environ: Mapping[str, str] | None = None,
     record: bool = True,
+    repeats: int = 1,
 ) -> PreparedRun:
     """Plan a run, check it, estimate it, and (when it can run) record it as `planned`.
 
@@ -96,7 +97,7 @@ def prepare_run(
     """
     options = options or RunOptions()
     blueprint = parse_blueprint(text, source=source)
-    plan = plan_run(blueprint, models=models, judges=judges, judge=judge)
+    plan = plan_run(blueprint, models=models, judges=judges, judge=judge, repeats=repeats)
     problems = list(plan.problems) + readiness_problems(plan, environ)
     prices = PriceTable(load_settings().prices)
     estimate = estimate_run(plan, store, prices, use_cache=options.use_cache)
@@ -126,6 +127,7 @@ def prepare_run(
                 if plan.judges and plan.custom_judges
                 else None,
                 "judge": judge,
+                "repeats": repeats,
                 "concurrency": options.concurrency,
                 "use_cache": options.use_cache,
                 "max_cost_usd": options.max_cost_usd,

@@ -246,3 +246,33 @@ def test_cli_plan_shows_calls_and_problems(env, tmp_path):
     out = cli("plan", str(bp), "--no-judge", env={"OPENAI_API_KEY": ""})
     assert out.returncode == 2
     assert "OPENAI_API_KEY" in out.stderr
+
+
+def test_repeats_are_real_calls_and_cached_per_repeat(env):
+    store = Store()
+    prepared = prepare_run(
+        store, BLUEPRINT, source="bp.yml", judge=False, repeats=3, options=RunOptions()
+    )
+    assert sorted({c.model_id for c in prepared.plan.cells if c.prompt.id == "greet"}) == [
+        f"{m}[temp:0][rep:{k}]" for m in ("anthropic:fake-b", "openai:fake-a") for k in range(3)
+    ]
+    outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options)
+    assert outcome.status == "completed"
+    assert len(env.calls) == 3 * 6  # every repeat reached the provider
+    env.reset()
+    again = prepare_run(
+        store, BLUEPRINT, source="bp.yml", judge=False, repeats=3, options=RunOptions()
+    )
+    assert again.estimate.calls_to_make == 0
+    run_sync(again.run_id, again.plan, store, again.options)
+    assert len(env.calls) == 0
+    more = prepare_run(
+        store,
+        BLUEPRINT,
+        source="bp.yml",
+        judge=False,
+        repeats=4,
+        options=RunOptions(),
+        record=False,
+    )
+    assert more.estimate.calls_to_make == 6  # only the 4th repeat is new
