@@ -112,6 +112,8 @@ if TYPE_CHECKING:
         studio_link,
     )
     from engine.run.service import (
+        PreparedRun,
+        prepare_resume,
         run_sync,
         stop_run,
     )
@@ -208,6 +210,8 @@ _WHERE: dict[str, str] = {
     "studio_link": "engine.run",
     "run_sync": "engine.run.service",
     "stop_run": "engine.run.service",
+    "prepare_resume": "engine.run.service",
+    "PreparedRun": "engine.run.service",
     "CellScore": "engine.scoring",
     "ModelSummary": "engine.scoring",
     "ScoreExplanation": "engine.scoring",
@@ -248,6 +252,7 @@ __all__ = [
     "ModelSummary",
     "Point",
     "PointAssessment",
+    "PreparedRun",
     "PriceTable",
     "Progress",
     "Prompt",
@@ -294,6 +299,7 @@ __all__ = [
     "parse_blueprint",
     "parse_judgement",
     "plan_run",
+    "prepare_resume",
     "prepare_run",
     "read_comparison",
     "read_responses",

@@ -9,6 +9,7 @@ from engine.cli.normalize_cmd import normalize
 from engine.cli.run_cmd import plan_cmd, run_cmd
 from engine.cli.schema_cmd import schema
 from engine.cli.score_cmd import score
+from engine.cli.studio_cmd import studio
 
 __all__ = ["cli", "main"]
 
@@ -25,6 +26,7 @@ cli.add_command(run_cmd)
 cli.add_command(score)
 cli.add_command(lint_command, name="lint")
 cli.add_command(schema)
+cli.add_command(studio)
 
 
 def main() -> None:

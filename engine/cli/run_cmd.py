@@ -204,8 +204,8 @@ def run_cmd(
     from engine.run.execute import RunOptions
     from engine.run.service import (
         default_out_dir,
+        prepare_resume,
         prepare_run,
-        resume_options,
         run_sync,
         studio_link,
     )
@@ -214,25 +214,13 @@ def run_cmd(
     store = Store()
     try:
         if resume_id:
-            text, saved = resume_options(store, resume_id)
-            options = RunOptions(
-                concurrency=concurrency or int(saved.get("concurrency") or 32),
-                use_cache=bool(saved.get("use_cache", True)),
-                max_cost_usd=max_cost if max_cost is not None else saved.get("max_cost_usd"),
-                out_dir=Path(out_dir or saved.get("out_dir") or default_out_dir()),
-            )
-            prepared = prepare_run(
+            prepared = prepare_resume(
                 store,
-                text,
-                source=saved.get("source"),
-                models=saved.get("models"),
-                judges=saved.get("judges"),
-                judge=bool(saved.get("judge", True)),
-                options=options,
-                record=False,
-                repeats=int(saved.get("repeats") or 1),
+                resume_id,
+                concurrency=concurrency,
+                max_cost_usd=max_cost,
+                out_dir=Path(out_dir) if out_dir else None,
             )
-            prepared.run_id = resume_id
         else:
             if not file:
                 click.echo("Give a blueprint FILE, or --resume RUN_ID.", err=True)

@@ -10,7 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint
@@ -218,13 +218,27 @@ def cell_from_weval(pid: str, model: str, raw: Any, where: str = "comparison") -
         raise _bad(where, f"pointAssessments of {pid!r} / {model!r} is not a list of objects")
     score = raw.get("avgCoverageExtent")
     agreement = raw.get("judgeAgreement")
+    assessments = []
+    for index, point in enumerate(points):
+        try:
+            assessments.append(PointAssessment.from_weval(point))
+        except (ValidationError, ValueError, TypeError, AttributeError) as exc:
+            what = f"pointAssessments[{index}] of {pid!r} / {model!r} has a wrong shape"
+            raise _bad(where, f"{what}: {_short(exc)}") from None
     return CellScore(
         prompt_id=pid,
         model_id=model,
-        assessments=[PointAssessment.from_weval(p) for p in points],
+        assessments=assessments,
         score=float(score) if isinstance(score, int | float) else None,
         judge_agreement=agreement if isinstance(agreement, dict) else None,
     )
+
+
+def _short(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+    return str(exc).splitlines()[0][:200]
 
 
 def _str_map(value: Any) -> dict[str, dict[str, str]]:
@@ -286,7 +300,9 @@ def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
         config=config or {},
         models=[str(m) for m in models],
         prompt_ids=[str(p) for p in prompt_ids],
-        prompt_contexts=dict(data.get("promptContexts") or {}),
+        prompt_contexts=dict(data["promptContexts"])
+        if isinstance(data.get("promptContexts"), dict)
+        else {},
         system_prompts={
             str(k): (v if isinstance(v, str) else None) for k, v in (systems or {}).items()
         }

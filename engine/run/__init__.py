@@ -4,7 +4,17 @@ from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key
 from engine.run.estimate import Estimate, estimate_run
 from engine.run.execute import Progress, RunOptions, RunOutcome, comparison_from_rows, execute_run
 from engine.run.plan import CellPlan, RunPlan, judges_for, plan_run, prompt_problems, resolve_models
-from engine.run.service import prepare_run, resume_options, run_in_thread, studio_link
+from engine.run.service import (
+    PreparedRun,
+    default_out_dir,
+    prepare_resume,
+    prepare_run,
+    resume_options,
+    run_in_thread,
+    run_sync,
+    stop_run,
+    studio_link,
+)
 
 __all__ = [
     "CallEvent",
@@ -12,6 +22,7 @@ __all__ = [
     "Caller",
     "CellPlan",
     "Estimate",
+    "PreparedRun",
     "Progress",
     "RunOptions",
     "RunOutcome",
@@ -19,15 +30,19 @@ __all__ = [
     "RunStopped",
     "call_key",
     "comparison_from_rows",
+    "default_out_dir",
     "estimate_run",
     "execute_run",
     "judge_request",
     "judges_for",
     "plan_run",
+    "prepare_resume",
     "prepare_run",
     "prompt_problems",
     "resolve_models",
     "resume_options",
     "run_in_thread",
+    "run_sync",
+    "stop_run",
     "studio_link",
 ]

@@ -126,6 +126,7 @@ class Caller:
         use_cache: bool,
         stop: threading.Event | None = None,
         on_call: Callable[[CallEvent], None] | None = None,
+        concurrency: int = 32,
     ) -> None:
         self.pool = pool
         self.store = store
@@ -135,6 +136,8 @@ class Caller:
         self.stop = stop or threading.Event()
         self.on_call = on_call
         self.log: dict[str, dict[str, Any]] = store.calls(run_id) if run_id else {}
+        # Calls past the stop check: a stop lets at most this many calls still go out.
+        self._slots = asyncio.Semaphore(max(1, concurrency))
         self.prefetched: dict[str, dict[str, Any]] = {}
         self.looked_up: set[str] = set()
 
@@ -205,14 +208,21 @@ class Caller:
             await self._record(key, kind, request, prompt_id, cell_model, result, None)
             self._event(kind, request, cell_model, result)
             return result
-        if self.stop.is_set():
-            raise RunStopped("stopped before this call")
         try:
-            response = await self.pool.chat(request)
+            async with self._slots:
+                if self.stop.is_set():
+                    raise RunStopped("stopped before this call")
+                response = await self.pool.chat(request)
+        except RunStopped:
+            raise
         except EngineError as exc:
             await self._record(key, kind, request, prompt_id, cell_model, None, str(exc))
             self._event(kind, request, cell_model, None)
             raise
+        # Let the call that just got this call's slot in the pool send its request before this
+        # one is recorded and scored: responses arrive in bursts, and sending first keeps the
+        # provider busy instead of queueing every new request behind a burst of bookkeeping.
+        await asyncio.sleep(0)
         result = CallResult(
             text=response.text,
             tool_calls=response.tool_calls,

@@ -117,6 +117,7 @@ class _Runner:
             use_cache=options.use_cache,
             stop=stop,
             on_call=self._on_call,
+            concurrency=options.concurrency,
         )
         self.env = CheckEnv(settings=_settings())
         self.progress = Progress(total_calls=plan.total_calls, total_cells=len(plan.cells))

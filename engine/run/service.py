@@ -161,6 +161,45 @@ def resume_options(store: Store, run_id: str) -> tuple[str, dict[str, Any]]:
     return text, run.options
 
 
+def prepare_resume(
+    store: Store,
+    run_id: str,
+    *,
+    concurrency: int | None = None,
+    max_cost_usd: float | None = None,
+    out_dir: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> PreparedRun:
+    """Plan the rest of a stored run with its own options (a few may be overridden).
+
+    Raises:
+        ConfigError: No such run, it has completed, or it is still running.
+        BlueprintError: Its stored blueprint no longer parses (not expected).
+    """
+    text, saved = resume_options(store, run_id)
+    saved_out = saved.get("out_dir")
+    options = RunOptions(
+        concurrency=concurrency or int(saved.get("concurrency") or 32),
+        use_cache=bool(saved.get("use_cache", True)),
+        max_cost_usd=max_cost_usd if max_cost_usd is not None else saved.get("max_cost_usd"),
+        out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
+    )
+    prepared = prepare_run(
+        store,
+        text,
+        source=saved.get("source"),
+        models=saved.get("models"),
+        judges=saved.get("judges"),
+        judge=bool(saved.get("judge", True)),
+        options=options,
+        environ=environ,
+        record=False,
+        repeats=int(saved.get("repeats") or 1),
+    )
+    prepared.run_id = run_id
+    return prepared
+
+
 def default_out_dir() -> Path:
     """Where comparison files go by default: `$BLUEPRINT_HOME/results`."""
     return home_dir() / "results"

@@ -228,14 +228,35 @@ class Store:
             )
 
     def cells(
-        self, run_id: str, *, offset: int = 0, limit: int = 1_000_000
+        self,
+        run_id: str,
+        *,
+        prompt_id: str | None = None,
+        offset: int = 0,
+        limit: int = 1_000_000,
     ) -> list[dict[str, Any]]:
-        """Return a page of a run's cells, ordered by prompt and model."""
+        """Return a page of a run's cells (or one prompt's), ordered by prompt and model."""
+        where, params = "run_id=?", [run_id]
+        if prompt_id is not None:
+            where += " AND prompt_id=?"
+            params.append(prompt_id)
         rows = self.query(
-            "SELECT * FROM cells WHERE run_id=? ORDER BY prompt_id, model_id LIMIT ? OFFSET ?",
-            (run_id, limit, offset),
+            f"SELECT * FROM cells WHERE {where} ORDER BY prompt_id, model_id LIMIT ? OFFSET ?",
+            (*params, limit, offset),
         )
         return [dict(r) for r in rows]
+
+    def cell_counts(self, run_id: str) -> dict[str, dict[str, int]]:
+        """Return `{base model: {status: number of cells}}` for a run's finished cells."""
+        rows = self.query(
+            "SELECT base_model, status, COUNT(*) AS n FROM cells WHERE run_id=? "
+            "GROUP BY base_model, status",
+            (run_id,),
+        )
+        out: dict[str, dict[str, int]] = {}
+        for row in rows:
+            out.setdefault(str(row["base_model"]), {})[str(row["status"])] = int(row["n"])
+        return out
 
     def calls(self, run_id: str) -> dict[str, dict[str, Any]]:
         """Return the finished calls of a run by key (used to resume without repeating)."""

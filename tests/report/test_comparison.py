@@ -150,3 +150,39 @@ def test_malformed_files_give_clear_errors(tmp_path, content, needle):
         read_comparison(path)
     assert needle in str(info.value)
     assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"keyPointText": "x", "multiplier": "heavy"},
+        {"keyPointText": "x", "findings": [{"nope": 1}]},
+        {"keyPointText": "x", "individualJudgements": [{"coverageExtent": "a"}]},
+    ],
+)
+def test_wrongly_shaped_entries_are_input_errors(entry):
+    data = {
+        "evaluationResults": {"llmCoverageScores": {"p": {"m": {"pointAssessments": [entry]}}}},
+        "promptContexts": ["not", "a", "map"],
+    }
+    with pytest.raises(InputError) as info:
+        read_comparison(data)
+    assert "pointAssessments[0] of 'p' / 'm' has a wrong shape" in str(info.value)
+
+
+def test_a_non_number_score_reads_as_an_errored_point():
+    data = {
+        "evaluationResults": {
+            "llmCoverageScores": {
+                "p": {
+                    "m": {
+                        "pointAssessments": [
+                            {"keyPointText": "x", "coverageExtent": "high", "multiplier": 1}
+                        ]
+                    }
+                }
+            }
+        }
+    }
+    (point,) = read_comparison(data).cell("p", "m").assessments
+    assert point.status == "errored" and point.coverage_extent is None

@@ -276,3 +276,34 @@ def test_repeats_are_real_calls_and_cached_per_repeat(env):
         record=False,
     )
     assert more.estimate.calls_to_make == 6  # only the 4th repeat is new
+
+
+def test_stop_lets_at_most_the_calls_in_flight_finish(env):
+    import time
+
+    from engine.run.service import run_in_thread, stop_run
+
+    env.control({"latency_ms": 100})
+    lines = ["models: [openai:fake-a]", "---"] + [
+        f"- {{id: q{i:02d}, prompt: Question {i}}}" for i in range(40)
+    ]
+    store = Store()
+    prepared = prepare_run(
+        store,
+        "\n".join(lines) + "\n",
+        source="bp.yml",
+        judge=False,
+        options=RunOptions(concurrency=4),
+    )
+    run_in_thread(prepared.run_id, prepared.plan, store, prepared.options)
+    deadline = time.monotonic() + 10
+    while len(env.calls) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    asked_at_stop = len(env.calls)
+    assert stop_run(prepared.run_id)
+    while store.get_run(prepared.run_id).status == "running" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    run = store.get_run(prepared.run_id)
+    assert run.status == "stopped"
+    assert len(env.calls) <= asked_at_stop + 4  # only calls already past the stop check
+    assert len(store.cells(prepared.run_id)) < 40

@@ -1,0 +1,110 @@
+"""History: every run in the store with its status and scores, each linking to its results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from engine.modelids import base_model_id
+from engine.store import RunRecord
+from studio import runs, services, share, state
+from studio.components.common import notice
+from studio.navigation import PAGES
+
+TABLE_KEY = "history_table"
+STATUS_FILTER = "history_status"
+
+
+def _scores(run: RunRecord) -> str:
+    summary = run.summary or {}
+    parts = []
+    for model, stats in sorted(
+        summary.items(), key=lambda kv: -((kv[1] or {}).get("average") or 0.0)
+    ):
+        average = (stats or {}).get("average")
+        shown = f"{average:.2f}" if isinstance(average, int | float) else "—"
+        parts.append(f"{base_model_id(str(model))} {shown}")
+    return " · ".join(parts)
+
+
+def _row(run: RunRecord, base: str) -> dict[str, Any]:
+    return {
+        "Results": share.results_link(base, run.id),
+        "Blueprint": run.title or "Untitled blueprint",
+        "Status": runs.status_word(run.live_status),
+        "Scores": _scores(run) or "—",
+        "Answers": f"{run.done_cells} of {run.total_cells}",
+        "Cost ($)": run.cost_usd,
+        "Started (UTC)": run.created_at[:16].replace("T", " "),
+        "Models": ", ".join(str(m) for m in run.options.get("models") or []),
+    }
+
+
+def main() -> None:
+    """Render the History page."""
+    st.title("History")
+    notice()
+    all_runs = services.store().list_runs(limit=500)
+    if not all_runs:
+        st.info(
+            "No runs yet. Write a blueprint in the Editor, then start it on the Run page: "
+            "every run is listed here with its scores."
+        )
+        cols = st.columns(2)
+        cols[0].page_link(
+            "app_pages/editor.py", label="Open the Editor", icon=":material/edit_note:"
+        )
+        cols[1].page_link("app_pages/run.py", label="Start a run", icon=":material/play_circle:")
+        return
+    st.caption(
+        "Every run saved in this studio, newest first. Open one to see its results; a link "
+        "to the results can be shared with anyone who can reach this studio."
+    )
+    statuses = sorted({r.live_status for r in all_runs})
+    chosen = st.pills(
+        "Show",
+        statuses,
+        selection_mode="multi",
+        default=statuses,
+        key=STATUS_FILTER,
+        format_func=runs.status_word,
+    )
+    shown = [r for r in all_runs if r.live_status in (chosen or statuses)]
+    base = share.base_url(st.context.url, tuple(p.url_path for p in PAGES))
+    event = st.dataframe(
+        [_row(r, base) for r in shown],
+        hide_index=True,
+        width="stretch",
+        key=TABLE_KEY,
+        on_select="rerun",
+        selection_mode="single-row",
+        column_config={
+            "Results": st.column_config.LinkColumn(
+                "Results", display_text="Open", help="The share link of the run's results."
+            ),
+            "Cost ($)": st.column_config.NumberColumn(format="%.4f"),
+        },
+    )
+    picked = event.selection.rows if event is not None else []
+    if not picked:
+        st.caption("Select a row to open its results or to watch, stop or resume it.")
+        return
+    run = shown[picked[0]]
+    state.set_run_id(run.id)
+    cols = st.columns(2)
+    cols[0].page_link(
+        "app_pages/results.py",
+        label="Open its results",
+        icon=":material/leaderboard:",
+        query_params={"run": run.id},
+    )
+    cols[1].page_link(
+        "app_pages/run.py",
+        label="Watch, stop or resume it",
+        icon=":material/play_circle:",
+        query_params={"run": run.id},
+    )
+
+
+main()

@@ -1,0 +1,202 @@
+"""Results: the scores of a run (shared as `/results?run=<id>`) or of a comparison file."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.errors import InputError
+from engine.store import RunRecord
+from studio import runs, services, share, state
+from studio.components.common import notice, slug, status_badge
+from studio.components.results_view import init_view, render_results
+from studio.navigation import PAGES
+from studio.resultdata import Results
+from studio.textsafe import safe_markdown
+
+SOURCE_KEY = "res_source"
+UPLOAD_KEY = "res_upload"
+UPLOADER_VERSION = "res_uploader_version"
+
+
+def _upload_key() -> str:
+    return f"{UPLOAD_KEY}-{int(st.session_state.get(UPLOADER_VERSION, 0))}"
+
+
+def _share_link(run_id: str) -> str:
+    base = share.base_url(st.context.url, tuple(p.url_path for p in PAGES))
+    return share.results_link(base, run_id)
+
+
+def _open_upload() -> None:
+    uploaded = st.session_state.get(_upload_key())
+    if uploaded is None:
+        return
+    try:
+        results = services.read_uploaded(uploaded.getvalue(), uploaded.name)
+    except InputError as exc:
+        state.set_notice("error", str(exc))
+        return
+    st.session_state[state.UPLOADED] = (uploaded.name, results)
+    st.session_state.pop(SOURCE_KEY, None)
+    st.query_params.clear()
+    state.set_notice("success", f"Opened {uploaded.name}. Files you open are only visible to you.")
+
+
+def _close_upload() -> None:
+    st.session_state.pop(state.UPLOADED, None)
+    st.session_state.pop(SOURCE_KEY, None)
+    st.session_state[UPLOADER_VERSION] = int(st.session_state.get(UPLOADER_VERSION, 0)) + 1
+
+
+def _uploader(expanded: bool) -> None:
+    with st.expander("Open a comparison file (from Blueprint Studio or Weval)", expanded=expanded):
+        st.file_uploader(
+            "Comparison JSON",
+            type=["json"],
+            key=_upload_key(),
+            on_change=_open_upload,
+            help="A `*_comparison.json` file written by `blueprint run`, `blueprint score`, "
+            "this studio, or Weval.",
+        )
+
+
+def _empty() -> None:
+    st.info(
+        "No results to show yet. Start a run on the Run page, pick a past run on the History "
+        "page, or open a comparison file below."
+    )
+    cols = st.columns(2)
+    cols[0].page_link("app_pages/run.py", label="Start a run", icon=":material/play_circle:")
+    cols[1].page_link("app_pages/history.py", label="Past runs", icon=":material/history:")
+    done = [r for r in services.store().list_runs(limit=20) if r.live_status == "completed"][:5]
+    if done:
+        st.markdown("**Latest completed runs**")
+        for run in done:
+            st.page_link(
+                "app_pages/results.py",
+                label=safe_markdown(
+                    f"{run.title or 'Untitled blueprint'} · {run.created_at[:16].replace('T', ' ')}"
+                ),
+                query_params={"run": run.id},
+            )
+    _uploader(expanded=True)
+
+
+def _run_header(run: RunRecord) -> None:
+    status = run.live_status
+    cols = st.columns([4, 1], vertical_alignment="center")
+    with cols[0]:
+        st.subheader(safe_markdown(run.title or "Untitled blueprint"))
+    with cols[1]:
+        status_badge(status, runs.status_word(status))
+    models = safe_markdown(", ".join(str(m) for m in run.options.get("models") or []))
+    st.caption(
+        f"Run of {run.created_at[:16].replace('T', ' ')} UTC · models: {models} · "
+        f"{run.done_cells} of {run.total_cells} answers scored · ${run.cost_usd:.4f}"
+    )
+    if status in runs.ACTIVE:
+
+        @st.fragment(run_every=1.0)
+        def waiting() -> None:
+            current = services.store().get_run(run.id)
+            if current is None:
+                return
+            st.progress(
+                min(current.done_cells / max(current.total_cells, 1), 1.0),
+                text=f"Running: {current.done_cells} of {current.total_cells} answers scored. "
+                "This page shows the results so far and updates when the run ends.",
+            )
+            if current.live_status not in runs.ACTIVE:
+                st.rerun(scope="app")
+
+        waiting()
+    elif status != "completed":
+        st.warning(
+            f"This run is {runs.status_word(status)}: the results below are incomplete. "
+            "Resume it on the Run page."
+        )
+        st.page_link(
+            "app_pages/run.py",
+            label="Open it on the Run page",
+            icon=":material/play_circle:",
+            query_params={"run": run.id},
+        )
+    link = _share_link(run.id)
+    st.markdown("**Share these results**")
+    if "`" in link:
+        st.text(link)
+    else:
+        st.markdown(f"`{link}`")
+    st.caption(
+        "Anyone who can reach this studio can open the link (read-only). To share with "
+        "anyone else, download the report below: one HTML file that opens offline."
+    )
+
+
+def _show_run(run_id: str, view: share.ResultsView) -> None:
+    loaded = services.run_view(run_id)
+    if loaded is None:
+        st.error(
+            "There is no run with this id in this studio. Check the link, or pick a run on "
+            "the History page."
+        )
+        st.page_link("app_pages/history.py", label="Past runs", icon=":material/history:")
+        return
+    state.set_run_id(run_id)
+    _run_header(loaded.run)
+    results = loaded.results
+    if results is None:
+        st.info("No answer has been scored yet. Results appear here as the run goes on.")
+        return
+    _render(results, f"run:{run_id}", view, run_id=run_id, link=_share_link(run_id))
+
+
+def _render(
+    results: Results, source: str, view: share.ResultsView, *, run_id: str | None, link: str | None
+) -> None:
+    if st.session_state.get(SOURCE_KEY) != source:
+        init_view(results, view.page, view.prompt, view.model)
+        st.session_state[SOURCE_KEY] = source
+    page, prompt, model = render_results(
+        results, run_id=run_id, name=slug(results.title, "results"), link=link
+    )
+    if run_id is not None:
+        wanted = share.ResultsView(run=run_id, page=page, prompt=prompt, model=model)
+        params = wanted.to_query_params()
+        if st.query_params.to_dict() != params:
+            st.query_params.from_dict(params)
+
+
+def main() -> None:
+    """Render the Results page."""
+    st.title("Results")
+    notice()
+    view = share.ResultsView.from_query_params(st.query_params.to_dict())
+    if "run" in st.query_params and view.run is None:
+        st.error("This link does not name a run. Check it, or pick a run on the History page.")
+        return
+    uploaded = st.session_state.get(state.UPLOADED)
+    if view.run is not None:
+        _show_run(view.run, view)
+        _uploader(expanded=False)
+    elif uploaded is not None:
+        name, results = uploaded
+        cols = st.columns([4, 1], vertical_alignment="center")
+        cols[0].subheader(safe_markdown(results.title))
+        cols[1].button("Close file", on_click=_close_upload, icon=":material/close:")
+        st.caption(
+            f"From the file {safe_markdown(name)}. Only you can see it; download the report "
+            "to share it."
+        )
+        _render(results, f"file:{name}", view, run_id=None, link=None)
+        _uploader(expanded=False)
+    elif state.run_id() is not None and share.is_run_id(state.run_id()):
+        run_id = str(state.run_id())
+        st.query_params["run"] = run_id
+        _show_run(run_id, share.ResultsView(run=run_id))
+        _uploader(expanded=False)
+    else:
+        _empty()
+
+
+main()

@@ -1,0 +1,438 @@
+"""Run: choose models and judges, see the plan and its cost, start, watch, stop and resume."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import streamlit as st
+
+from engine.blueprint import Blueprint
+from engine.errors import BlueprintError
+from engine.run import judges_for
+from engine.run.service import PreparedRun
+from engine.store import RunRecord
+from studio import markers, runs, services, share, state
+from studio.components.common import notice, status_badge
+from studio.textsafe import safe_markdown
+
+MODELS = "run_models"
+JUDGING = "run_judging"
+JUDGES = "run_judges"
+USE_CACHE = "run_use_cache"
+BUDGET = "run_budget"
+STARTING_GRACE_S = 30.0
+
+JUDGING_WORDS = {
+    "default": "Default judges",
+    "custom": "Choose judge models",
+    "none": "No judging",
+}
+
+
+# --- watching a run ---------------------------------------------------------------------
+
+
+def _age_s(stamp: str | None) -> float:
+    if not stamp:
+        return 0.0
+    try:
+        return (datetime.now(UTC) - datetime.fromisoformat(stamp)).total_seconds()
+    except ValueError:
+        return 0.0
+
+
+def _active(run: RunRecord) -> bool:
+    status = run.live_status
+    return status == "running" or (
+        status == "planned" and _age_s(run.created_at) < STARTING_GRACE_S
+    )
+
+
+def _progress(run: RunRecord) -> None:
+    total = max(run.total_cells, 1)
+    st.progress(
+        min(run.done_cells / total, 1.0),
+        text=f"{run.done_cells} of {run.total_cells} answers scored",
+    )
+    calls = (
+        f"{run.done_calls} of {run.total_calls} calls made "
+        f"({run.cached_calls} from the cache, {run.failed_calls} failed) · "
+        f"${run.cost_usd:.4f} spent · {run.input_tokens:,} tokens in, "
+        f"{run.output_tokens:,} out"
+    )
+    st.caption(calls)
+    rows = [
+        {
+            "Model": p.model,
+            "Progress": p.fraction,
+            "Answers": f"{p.done} of {p.total}",
+            "Failed": p.failed,
+        }
+        for p in runs.model_progress(services.store(), run)
+    ]
+    if rows:
+        st.dataframe(
+            rows,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "Progress": st.column_config.ProgressColumn(
+                    "Progress", min_value=0.0, max_value=1.0, format="percent"
+                )
+            },
+        )
+
+
+def _stop(run_id: str) -> None:
+    if runs.stop(run_id):
+        state.set_notice(
+            "info", "Stopping after the calls in flight. You can resume the run later."
+        )
+    else:
+        state.set_notice(
+            "warning",
+            "This run is not running in this studio process (it may have been started from "
+            "the command line: stop it there with Ctrl-C).",
+        )
+
+
+def _resume(run_id: str) -> None:
+    problems = runs.resume(services.store(), run_id)
+    if problems:
+        state.set_notice("error", "The run cannot resume: " + " ".join(problems))
+    else:
+        state.set_notice("success", "Resumed: the calls already made are not repeated.")
+
+
+def _monitor(run_id: str) -> None:
+    run = services.store().get_run(run_id)
+    if run is None:
+        st.error(
+            "There is no run with this id in this studio. Check the link, or pick a run on "
+            "the History page."
+        )
+        st.page_link("app_pages/history.py", label="Open History", icon=":material/history:")
+        return
+    status = run.live_status
+    head = st.columns([4, 1], vertical_alignment="center")
+    with head[0]:
+        st.subheader(f"Run: {safe_markdown(run.title or 'Untitled blueprint')}")
+    with head[1]:
+        status_badge(status, runs.status_word(status))
+    active = _active(run)
+
+    @st.fragment(run_every=1.0 if active else None)
+    def live() -> None:
+        current = services.store().get_run(run_id)
+        if current is None:
+            return
+        _progress(current)
+        if active and not _active(current):
+            st.rerun(scope="app")
+
+    live()
+    cols = st.columns(3)
+    with cols[0]:
+        if active:
+            st.button(
+                "Stop",
+                icon=":material/stop_circle:",
+                on_click=_stop,
+                args=(run_id,),
+                help="Stop after the calls in flight; finished answers are kept.",
+            )
+        elif run.resumable or (status == "planned" and not active):
+            st.button(
+                "Resume",
+                type="primary",
+                icon=":material/play_arrow:",
+                on_click=_resume,
+                args=(run_id,),
+                help="Finish the run without repeating the calls already made.",
+            )
+    with cols[1]:
+        st.page_link(
+            "app_pages/results.py",
+            label="See the results" if status == "completed" else "See the results so far",
+            icon=":material/leaderboard:",
+            query_params={"run": run_id},
+        )
+    if run.error and status in ("failed", "stopped"):
+        st.warning(safe_markdown(run.error))
+    if status == "interrupted":
+        st.info(
+            "This run stopped unexpectedly (the studio or the computer was restarted). "
+            "Resume it to finish: the answers already saved are kept."
+        )
+    st.caption(
+        "You can close this tab: the run goes on and saves every answer. "
+        f"Share link: {share.results_path(run_id)}"
+    )
+
+
+# --- setting up a run -------------------------------------------------------------------
+
+
+def _model_options(bp: Blueprint) -> tuple[list[str], list[str]]:
+    """(options, default selection): the blueprint's models, `ideal`, and models used before."""
+    mine = [str(m) for m in bp.models if isinstance(m, str)]
+    options = list(mine)
+    if any(p.ideal for p in bp.prompts):
+        options.append("ideal")
+    for run in services.store().list_runs(limit=50):
+        options += [str(m) for m in run.options.get("models") or []]
+    return list(dict.fromkeys(options)), mine
+
+
+def _choice(bp: Blueprint) -> runs.RunChoice | None:
+    options, default = _model_options(bp)
+    key = f"{MODELS}-{'|'.join(default)}"
+    models = st.multiselect(
+        "Models to run",
+        options,
+        default=[m for m in default if m in options],
+        key=key,
+        accept_new_options=True,
+        placeholder="Type a model id, e.g. openai:gpt-4.1-mini, and press Enter",
+        help=(
+            "Model ids are provider:model, e.g. openai:gpt-4.1-mini, "
+            "anthropic:claude-haiku-4.5, openrouter:google/gemini-2.5-flash, "
+            "ollama:llama3.2. `ideal` answers with each prompt's ideal answer (free)."
+        ),
+    )
+    text_points = sum(1 for p in bp.prompts for pt in p.points if pt.fn is None)
+    judging = "none"
+    judges: tuple[str, ...] | None = None
+    if text_points:
+        defaults, custom = judges_for(bp, None)
+        judging = (
+            st.radio(
+                "Judging of the points written in words",
+                list(JUDGING_WORDS),
+                format_func=lambda k: JUDGING_WORDS[k],
+                key=JUDGING,
+                horizontal=True,
+                help=f"{text_points} point(s) are written in words; LLM judges score them.",
+            )
+            or "default"
+        )
+        if judging == "default":
+            where = "set in the blueprint" if custom else "Weval's defaults, through OpenRouter"
+            st.caption(f"Judges ({where}): " + safe_markdown(", ".join(j.model for j in defaults)))
+        elif judging == "custom":
+            picked = st.multiselect(
+                "Judge models",
+                list(dict.fromkeys([*models, *(j.model for j in defaults)])),
+                key=JUDGES,
+                accept_new_options=True,
+                placeholder="Type a judge model id and press Enter",
+            )
+            judges = tuple(str(j) for j in picked) or None
+            if judges is None:
+                st.warning("Pick at least one judge model, or choose another judging option.")
+                return None
+        else:
+            st.caption(
+                "Points written in words will show as “needs a judge” and are left out of "
+                "the scores."
+            )
+    else:
+        st.caption("Every point is checked by a function: no judge is needed.")
+    with st.expander("More options"):
+        use_cache = st.checkbox(
+            "Reuse answers already saved (no new calls for them)",
+            value=True,
+            key=USE_CACHE,
+        )
+        budget = st.number_input(
+            "Stop if the cost reaches (US dollars; 0 = no limit)",
+            min_value=0.0,
+            value=0.0,
+            step=0.5,
+            key=BUDGET,
+        )
+    if not models:
+        st.info("Pick at least one model to run.")
+        return None
+    return runs.RunChoice(
+        models=tuple(str(m) for m in models),
+        judges=judges,
+        judge=judging != "none",
+        use_cache=bool(use_cache),
+        max_cost_usd=float(budget) if budget else None,
+    )
+
+
+def _money_range(low: float, high: float) -> str:
+    """A short cost range for a metric: "$0", "< $0.01", "up to $0.05", "$0.12 – $1.40"."""
+    if high == 0:
+        return "$0"
+    if high < 0.01:
+        return "< $0.01"
+    if low < 0.01:
+        return f"up to ${high:,.2f}"
+    return f"${low:,.2f} – ${high:,.2f}"
+
+
+def _plan_view(prepared: PreparedRun) -> None:
+    est = prepared.estimate
+    plan = prepared.plan
+    st.markdown("#### The plan")
+    cols = st.columns(4)
+    cols[0].metric(
+        "Answers to score",
+        len(plan.cells),
+        help="Prompts × models (× temperatures × system prompts).",
+    )
+    cols[1].metric(
+        "Model calls",
+        est.generation_calls,
+        help=f"{est.generation_cached} of them already saved, so not made again.",
+    )
+    cols[2].metric(
+        "Judge calls",
+        est.judge_calls,
+        help=f"{est.judge_cached} of them already saved, so not made again.",
+    )
+    cols[3].metric(
+        "Cost estimate",
+        _money_range(est.cost_low, est.cost_high),
+        help=f"Between ${est.cost_low:.4f} and ${est.cost_high:.4f}, depending on how long "
+        "the answers are.",
+    )
+    details = (
+        f"{est.calls_to_make} calls to make ({est.generation_cached + est.judge_cached} already "
+        f"saved) · about {est.input_tokens:,} tokens in, {est.output_tokens_low:,}–"
+        f"{est.output_tokens_high:,} out"
+    )
+    st.caption(details)
+    if est.unknown_prices:
+        st.caption(
+            "No price is known for "
+            + safe_markdown(", ".join(sorted(est.unknown_prices)))
+            + ": their cost is not in the estimate."
+        )
+    for warning in plan.warnings:
+        st.warning(safe_markdown(warning))
+    if prepared.problems:
+        st.error("The run cannot start yet:")
+        for problem in prepared.problems:
+            st.markdown("- " + safe_markdown(problem))
+        if any("_API_KEY" in p for p in prepared.problems):
+            st.info(
+                "API keys are never typed into the studio. Put the key in "
+                "`.streamlit/secrets.toml` in the folder where you started the studio "
+                '(for example `OPENAI_API_KEY = "sk-..."`): it is read at once. Or set it '
+                "in the environment and restart `blueprint studio`."
+            )
+
+
+def _start(text: str, source: str | None, choice: runs.RunChoice) -> None:
+    try:
+        prepared = runs.start(services.store(), text, source, choice)
+    except BlueprintError as exc:
+        state.set_notice("error", str(exc))
+        return
+    if prepared.run_id is None:
+        state.set_notice("error", "The run could not start: " + " ".join(prepared.problems))
+        return
+    state.set_run_id(prepared.run_id)
+    st.query_params["run"] = prepared.run_id
+    state.set_notice("success", "The run has started. It goes on even if you close this tab.")
+
+
+def _setup() -> None:
+    text = state.get_text()
+    if text is None:
+        st.info("Open a blueprint in the Editor first: pick an example or write your own.")
+        st.page_link("app_pages/editor.py", label="Open the Editor", icon=":material/edit_note:")
+        return
+    source = state.source()
+    parsed = services.parse(text, source)
+    if isinstance(parsed, BlueprintError):
+        st.error("The blueprint cannot be read: " + safe_markdown(parsed.message))
+        st.page_link(
+            "app_pages/editor.py", label="Fix it in the Editor", icon=":material/edit_note:"
+        )
+        return
+    st.markdown(
+        f"**{safe_markdown(parsed.title or 'Untitled blueprint')}** · "
+        f"{len(parsed.prompts)} prompt{'s' if len(parsed.prompts) != 1 else ''}"
+    )
+    found = markers.counts(services.lint_text(text, source))
+    if found["error"]:
+        st.warning(
+            f"The Editor lists {found['error']} error(s) in this blueprint: the run may score "
+            "wrongly. Fix them first if you can."
+        )
+    choice = _choice(parsed)
+    if choice is None:
+        return
+    try:
+        prepared = runs.plan(services.store(), text, source, choice)
+    except BlueprintError as exc:
+        st.error(safe_markdown(str(exc)))
+        return
+    _plan_view(prepared)
+    if st.button(
+        "Start run",
+        type="primary",
+        icon=":material/play_arrow:",
+        disabled=bool(prepared.problems) or not prepared.plan.cells,
+    ):
+        _start(text, source, choice)
+        st.rerun()
+
+
+def _last_run_link(run_id: str) -> None:
+    run = services.store().get_run(run_id)
+    if run is None:
+        return
+    st.caption(
+        f"Your last run: {safe_markdown(run.title or 'Untitled blueprint')} "
+        f"({runs.status_word(run.live_status)})."
+    )
+    st.page_link(
+        "app_pages/results.py",
+        label="See its results",
+        icon=":material/leaderboard:",
+        query_params={"run": run_id},
+    )
+
+
+def main() -> None:
+    """Render the Run page.
+
+    A run named in the link (`?run=<id>`), or the session's run while it is still going, is
+    shown for watching, stopping and resuming; otherwise the page sets up a new run.
+    """
+    st.title("Run")
+    notice()
+    wanted = st.query_params.get("run")
+    if wanted is not None and not share.is_run_id(wanted):
+        st.error("This link does not name a run. Pick one on the History page.")
+    run_id = str(wanted) if share.is_run_id(wanted) else None
+    last = state.run_id()
+    if run_id is None and last is not None:
+        record = services.store().get_run(last)
+        if record is not None and _active(record):
+            run_id = last
+    if run_id is not None:
+        state.set_run_id(run_id)
+        if st.query_params.get("run") != run_id:
+            st.query_params["run"] = run_id
+        _monitor(run_id)
+        st.divider()
+        with st.expander("Start a new run", icon=":material/add:"):
+            _setup()
+        return
+    st.caption(
+        "Choose the models, check the plan and its cost, then start. The run goes on in "
+        "the background and saves every answer, so closing the tab loses nothing."
+    )
+    if last is not None and share.is_run_id(last):
+        _last_run_link(last)
+    _setup()
+
+
+main()

@@ -1,0 +1,77 @@
+"""The blueprint editor: Ace (streamlit-code-editor) with YAML highlighting and lint marks.
+
+Behind two functions, `take_edit` and `blueprint_editor`, so the component can change.
+Measured gotchas (see the studio research notes): the YAML worker erases our annotations
+unless `useWorker` is False; the component's own themes load a web font, a stock Ace theme
+does not; the component returns empty text until the first edit, so the text of record is
+`state.TEXT`, never the component's value.
+
+The edit is read from session state *before* the page is drawn, so the same run lints the
+new text and draws its marks: no extra rerun, and the editor (an iframe) is never rebuilt
+while the user types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import streamlit as st
+from code_editor import code_editor
+
+from engine.lint import Diagnostic
+from studio import markers, state
+
+__all__ = ["blueprint_editor", "take_edit"]
+
+
+def _key() -> str:
+    return f"blueprint_editor_{int(st.session_state.get(state.EDITOR_VERSION, 0))}"
+
+
+def take_edit() -> str | None:
+    """Take the user's latest edit into `state.TEXT`; return the new text, or None."""
+    response: Any = st.session_state.get(_key())
+    if not isinstance(response, dict):
+        return None
+    event = str(response.get("id") or "")
+    new = response.get("text")
+    if not event or event == st.session_state.get(state.EDITOR_EVENT):
+        return None
+    st.session_state[state.EDITOR_EVENT] = event
+    if not isinstance(new, str) or new == state.get_text():
+        return None
+    st.session_state[state.TEXT] = new
+    st.session_state[state.EDITOR_SHOWN] = new
+    return new
+
+
+def blueprint_editor(diagnostics: Sequence[Diagnostic]) -> None:
+    """Show the editor for `state.TEXT` with `diagnostics` marked at their lines.
+
+    The editor is remounted (a new key) only when the text changed outside it (an example,
+    a fix, a test), so it always shows the text of record.
+    """
+    text = state.get_text() or ""
+    if st.session_state.get(state.EDITOR_SHOWN) != text:
+        state.remount(text)
+    seed = st.session_state.get(state.EDITOR_SEED, text)
+    code_editor(
+        seed,
+        lang="yaml",
+        key=_key(),
+        height=[18, 36],
+        response_mode=["debounce"],
+        props=markers.editor_props(diagnostics),
+        options={
+            "useWorker": False,
+            "wrap": True,
+            "showPrintMargin": False,
+            "tabSize": 2,
+            "useSoftTabs": True,
+            "fontSize": 14,
+            "showLineNumbers": True,
+            "showGutter": True,
+        },
+        component_props={"css": markers.MARKER_CSS},
+    )

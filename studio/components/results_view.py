@@ -1,0 +1,393 @@
+"""Render a `Results`: leaderboard, heatmap, one prompt in detail, downloads.
+
+Untrusted text (prompts, responses, reflections, ids) is shown with `st.text`, `st.code`,
+dataframe cells or `safe_markdown`; never as HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from engine.report import comparison_csv, render_html
+from studio import figures, services
+from studio.components.common import conversation
+from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
+from studio.textsafe import one_line, safe_markdown
+
+__all__ = [
+    "MODEL_KEY",
+    "PAGE_KEY",
+    "PROMPT_KEY",
+    "TABS",
+    "TAB_KEY",
+    "downloads",
+    "init_view",
+    "leaderboard",
+    "leaderboard_markdown",
+    "prompt_detail",
+    "prompts_overview",
+    "render_results",
+]
+
+TABS = ["Points × models", "Why this score", "Answers side by side", "Time & cost"]
+TAB_KEY = "res_tab"
+PAGE_KEY = "res_page"
+PROMPT_KEY = "res_prompt"
+MODEL_KEY = "res_model"
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _usage_dict(results: Results) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        key: {
+            "latency_ms": u.latency_ms,
+            "input_tokens": u.input_tokens,
+            "output_tokens": u.output_tokens,
+            "cost_usd": u.cost_usd,
+        }
+        for key, u in results.usage.items()
+    }
+
+
+def downloads(results: Results, name: str, link: str | None) -> None:
+    """Download buttons: the self-contained HTML report, the comparison JSON and a CSV."""
+    cols = st.columns(3)
+    with cols[0]:
+        st.download_button(
+            "Download report (HTML)",
+            data=lambda: render_html(results.comparison, usage=_usage_dict(results), link=link),
+            file_name=f"{name}_report.html",
+            mime="text/html",
+            icon=":material/description:",
+            type="primary",
+            help="One file with every score, point and answer. It opens in any browser, "
+            "offline, and makes no requests.",
+        )
+    with cols[1]:
+        st.download_button(
+            "Comparison JSON",
+            data=lambda: json.dumps(results.comparison.to_weval(), ensure_ascii=False, indent=1),
+            file_name=f"{name}_comparison.json",
+            mime="application/json",
+            icon=":material/data_object:",
+            help="Weval's comparison format (opens in Weval and here).",
+        )
+    with cols[2]:
+        st.download_button(
+            "CSV (one row per point)",
+            data=lambda: comparison_csv(results.comparison),
+            file_name=f"{name}_points.csv",
+            mime="text/csv",
+            icon=":material/table:",
+            help="One row per prompt × model × point, for spreadsheets.",
+        )
+
+
+def leaderboard(results: Results) -> None:
+    """The leaderboard: each model's average (as a bar), spread, range, counts and cost."""
+    rows = results.leaderboard()
+    st.subheader("Leaderboard")
+    st.caption(
+        "Each model's average score over the prompts (1 = every point met), best first. "
+        "Spread is the standard deviation across prompts: a high spread means the model is "
+        "good at some prompts and poor at others."
+    )
+    if not rows:
+        st.info("No model has a result yet.")
+        return
+    st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage)))
+    st.caption(
+        "Failed: no answer could be generated. Not scored: an answer, but no point could be "
+        "scored (for example, only points in words and no judge). Cost and time are for "
+        "generating the answers and judging them."
+    )
+
+
+def _bar(value: float | None, width: int = 8) -> str:
+    if value is None:
+        return ""
+    filled = min(max(value, 0.0), 1.0) * width
+    full = int(filled)
+    return "█" * full + ("▌" if filled - full >= 0.5 else "")
+
+
+def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> str:
+    """The leaderboard as a Markdown table (drawn at once, before any chart library loads).
+
+    Model names are escaped with `safe_markdown` (which escapes `|` too, so a name cannot
+    end its cell); every other cell is a number formatted here. Without `usage_known` (a
+    comparison file records no tokens, cost or time) those cells show "—".
+    """
+
+    def num(value: float | None, digits: int) -> str:
+        return "—" if value is None else f"{value:.{digits}f}"
+
+    head = (
+        "| # | Model | Average | | Spread (±) | Scored | Failed | Not scored "
+        "| Tokens in / out | Cost ($) | Seconds per answer |\n"
+        "|--:|:--|--:|:--|--:|--:|--:|--:|--:|--:|--:|\n"
+    )
+    lines = []
+    for i, r in enumerate(rows, 1):
+        name = safe_markdown(r.name)  # escapes `|` as `\|`, a literal pipe in a table cell
+        time_s = None if r.mean_latency_ms is None else r.mean_latency_ms / 1000
+        spent = (
+            f"{r.input_tokens:,} / {r.output_tokens:,} | {r.cost_usd:.4f} | {num(time_s, 2)}"
+            if usage_known
+            else "— | — | —"
+        )
+        lines.append(
+            f"| {i} | {name} | **{num(r.average, 3)}** | {_bar(r.average)} "
+            f"| {num(r.stddev, 3)} | {r.scored} | {r.failed} | {r.unscored} | {spent} |"
+        )
+    return head + "\n".join(lines)
+
+
+def init_view(results: Results, page: int, prompt: str | None, model: str | None) -> None:
+    """Set the page's widgets from a link (once per source): page, prompt, model, tab."""
+    pages = page_count(len(results.prompt_ids))
+    st.session_state[PAGE_KEY] = min(max(page, 1), pages)
+    if prompt in results.prompt_ids:
+        st.session_state[PAGE_KEY] = results.prompt_ids.index(str(prompt)) // PAGE_SIZE + 1
+        st.session_state[PROMPT_KEY] = prompt
+    else:
+        st.session_state.pop(PROMPT_KEY, None)
+    if model in results.models:
+        st.session_state[MODEL_KEY] = model
+        st.session_state[TAB_KEY] = TABS[1]  # a link naming a model opens its explanation
+    else:
+        st.session_state.pop(MODEL_KEY, None)
+
+
+def prompts_overview(results: Results) -> list[str]:
+    """The page selector and the heatmap of one page of prompts; returns that page's ids."""
+    total = len(results.prompt_ids)
+    pages = page_count(total)
+    st.subheader("Prompts × models")
+    if total == 0:
+        st.info("This blueprint has no prompts.")
+        return []
+    if st.session_state.get(PAGE_KEY) not in range(1, pages + 1):
+        st.session_state[PAGE_KEY] = 1
+    cols = st.columns([3, 1], vertical_alignment="bottom")
+    with cols[1]:
+        page = st.selectbox(
+            "Page",
+            list(range(1, pages + 1)),
+            key=PAGE_KEY,
+            format_func=lambda n: f"{n} of {pages}",
+            disabled=pages == 1,
+        )
+    page_ids = results.page(int(page or 1))
+    first = (int(page or 1) - 1) * PAGE_SIZE + 1
+    with cols[0]:
+        st.caption(
+            f"Prompts {first}–{first + len(page_ids) - 1} of {total}. Each cell is one model's "
+            "score on one prompt (1 = every point met); “failed” means no answer was generated."
+        )
+    st.plotly_chart(
+        figures.heatmap_figure(
+            page_ids,
+            [results.names[m] for m in results.models],
+            results.matrix(page_ids),
+            results.status_matrix(page_ids),
+        ),
+        config={"displayModeBar": False, "staticPlot": True},
+        key="heatmap-chart",
+    )
+    return page_ids
+
+
+def _explain(results: Results, pid: str, model: str, run_id: str | None) -> None:
+    score_cell = results.cell(pid, model)
+    if score_cell is None:
+        st.info("This model has no result for this prompt yet.")
+        return
+    if score_cell.error and not score_cell.assessments:
+        st.error(safe_markdown(score_cell.error))
+        return
+    expl = results.explanation(pid, model)
+    if expl is None:
+        return
+    st.metric("Score", _fmt(expl.score), help="The number the leaderboard uses for this cell.")
+    st.plotly_chart(
+        figures.explanation_figure(expl),
+        config={"displayModeBar": False},
+        key=f"explain-chart-{pid}-{model}",
+    )
+    st.markdown("**How the score is computed**")
+    for step in figures.explanation_steps(expl):
+        st.text(step)
+    st.markdown("**Each point, with the judges' reasons**")
+    st.dataframe(results.reflections(pid, model), hide_index=True, width="stretch")
+    if run_id is not None:
+        with st.expander("Raw judge answers"):
+            raw = services.judgments(run_id, pid, model)
+            if not raw:
+                st.caption("No judge was called for this answer.")
+            else:
+                st.dataframe(
+                    [
+                        {
+                            "Point #": int(r["point_index"]) + 1,
+                            "Judge": r["judge_id"],
+                            "Class": r["class"],
+                            "Score": r["score"],
+                            "Reflection": r["reflection"],
+                            "Error": r["error"],
+                            "Raw answer": r["raw_text"],
+                        }
+                        for r in raw
+                    ],
+                    hide_index=True,
+                    width="stretch",
+                )
+
+
+def _responses(results: Results, pid: str) -> None:
+    ideal = results.ideal(pid)
+    models = results.models
+    per_row = 3
+    for start in range(0, len(models), per_row):
+        cols = st.columns(per_row)
+        for col, model in zip(cols, models[start : start + per_row], strict=False):
+            with col, st.container(border=True):
+                c = results.cell(pid, model)
+                st.markdown(f"**{safe_markdown(results.names[model])}**")
+                st.caption(f"score {_fmt(c.score if c else None)}")
+                error = results.error(pid, model)
+                response = results.response(pid, model)
+                if error and (c is None or not c.assessments):
+                    st.error(safe_markdown(error))
+                elif response is None:
+                    st.caption("No answer recorded.")
+                else:
+                    st.code(response, language=None, wrap_lines=True)
+                history = results.history(pid, model)
+                if len([m for m in history if m.get("role") == "assistant"]) > 1:
+                    with st.expander("Whole conversation"):
+                        conversation(history)
+    if ideal:
+        with st.container(border=True):
+            st.markdown("**Ideal answer (from the blueprint)**")
+            st.code(ideal, language=None, wrap_lines=True)
+
+
+def _costs(results: Results, pid: str) -> None:
+    rows = []
+    for model in results.models:
+        u = results.cell_usage(pid, model)
+        rows.append(
+            {
+                "Model": results.names[model],
+                "Time (s)": None if u is None or u.latency_ms is None else u.latency_ms / 1000,
+                "Tokens in": None if u is None else u.input_tokens,
+                "Tokens out": None if u is None else u.output_tokens,
+                "Cost ($)": None if u is None else u.cost_usd,
+            }
+        )
+    if all(r["Time (s)"] is None and r["Tokens in"] is None for r in rows):
+        st.caption("Time, tokens and cost are only known for runs made in the studio.")
+    st.dataframe(
+        rows,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Time (s)": st.column_config.NumberColumn(format="%.2f"),
+            "Cost ($)": st.column_config.NumberColumn(format="%.5f"),
+        },
+    )
+
+
+def _points_tab(results: Results, pid: str) -> None:
+    grid = results.point_grid(pid)
+    if not grid:
+        st.info("No model has a scored answer for this prompt yet.")
+        return
+    st.caption(
+        "Each row is one point of the rubric; each column one model's score on it "
+        "(“needs a judge”: a point in words scored without judges)."
+    )
+    st.dataframe(grid, hide_index=True, width="stretch")
+    with st.expander("The judges' reasons for every model"):
+        st.dataframe(
+            [
+                {"Model": results.names[m], **row}
+                for m in results.models
+                for row in results.reflections(pid, m)
+            ],
+            hide_index=True,
+            width="stretch",
+        )
+
+
+def _why_tab(results: Results, pid: str, run_id: str | None) -> str:
+    if not results.models:
+        st.info("No model has a result yet.")
+        return ""
+    if st.session_state.get(MODEL_KEY) not in results.models:
+        st.session_state[MODEL_KEY] = results.models[0]
+    model = str(
+        st.selectbox("Model", results.models, key=MODEL_KEY, format_func=lambda m: results.names[m])
+    )
+    _explain(results, pid, model, run_id)
+    return model
+
+
+def prompt_detail(results: Results, page_ids: list[str], run_id: str | None) -> tuple[str, str]:
+    """One prompt in detail: points × models, explain-my-score, responses, cost.
+
+    Only the open tab is computed and sent to the browser.
+    """
+    st.subheader("Look closer at one prompt")
+    if st.session_state.get(PROMPT_KEY) not in page_ids:
+        st.session_state[PROMPT_KEY] = page_ids[0]
+    pid = str(
+        st.selectbox(
+            "Prompt",
+            page_ids,
+            key=PROMPT_KEY,
+            format_func=lambda p: f"{p} — {one_line(results.prompt_preview(p), 70)}",
+        )
+    )
+    with st.expander("The prompt", expanded=True):
+        conversation(results.prompt_messages(pid))
+    if st.session_state.get(TAB_KEY) not in TABS:
+        st.session_state[TAB_KEY] = TABS[0]
+    tabs = st.tabs(TABS, key=TAB_KEY, on_change="rerun")
+    model = str(st.session_state.get(MODEL_KEY) or "")
+    with tabs[0]:
+        if tabs[0].open:
+            _points_tab(results, pid)
+    with tabs[1]:
+        if tabs[1].open:
+            model = _why_tab(results, pid, run_id)
+    with tabs[2]:
+        if tabs[2].open:
+            _responses(results, pid)
+    with tabs[3]:
+        if tabs[3].open:
+            _costs(results, pid)
+    return pid, model
+
+
+def render_results(
+    results: Results, *, run_id: str | None, name: str, link: str | None
+) -> tuple[int, str | None, str | None]:
+    """Everything about one set of results; returns the (page, prompt, model) on screen."""
+    if results.description:
+        with st.expander("About this blueprint"):
+            st.text(results.description)
+    downloads(results, name, link)
+    leaderboard(results)
+    page_ids = prompts_overview(results)
+    if not page_ids:
+        return 1, None, None
+    pid, model = prompt_detail(results, page_ids, run_id)
+    return int(st.session_state.get(PAGE_KEY) or 1), pid, model or None

@@ -1,0 +1,262 @@
+"""Plotly figures of results: the prompt × model heatmap and explain-my-score.
+
+Every label that may come from a blueprint or a model is HTML-escaped (Plotly reads a few
+HTML tags, such as links, in text) and shortened. The explanation figure and
+`explanation_steps` show the engine's own arithmetic (`engine.scoring.explain`), so the
+number on screen is reproduced from the groups, paths and points shown. Pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+from engine.scoring import GroupExplanation, PathExplanation, PointLine, ScoreExplanation
+from studio.resultdata import path_names
+from studio.textsafe import one_line
+
+__all__ = [
+    "COLORS",
+    "ExplanationBar",
+    "explanation_bars",
+    "explanation_figure",
+    "explanation_steps",
+    "heatmap_figure",
+    "plot_text",
+]
+
+COLORS = {
+    "point": "#9ecae1",
+    "left_out": "#e0e0e0",
+    "required": "#3182bd",
+    "winner": "#31a354",
+    "path": "#a1a1a1",
+    "final": "#e6550d",
+}
+"""Bar colors of the explanation figure, by kind of bar."""
+
+_SCALE = [[0.0, "#d73027"], [0.5, "#fee08b"], [1.0, "#1a9850"]]
+
+
+def plot_text(text: str | None, limit: int = 60) -> str:
+    """Text safe for a Plotly label: first line, shortened, `&`, `<` and `>` escaped.
+
+    Plotly reads a few HTML tags in text (links, line breaks, styles); escaped, they show
+    as written. Quotes need no escaping there.
+    """
+    return html.escape(one_line(text or "", limit), quote=False)
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _weight(w: float) -> str:
+    return f"{w:g}"
+
+
+# --- leaderboard and heatmap ------------------------------------------------------------
+
+
+def heatmap_figure(
+    prompts: Sequence[str],
+    models: Sequence[str],
+    scores: Sequence[Sequence[float | None]],
+    statuses: Sequence[Sequence[str]] | None = None,
+) -> go.Figure:
+    """A prompt (rows) × model (columns) heatmap of scores, each cell labelled.
+
+    Args:
+        prompts: Row labels (prompt ids), top to bottom.
+        models: Column labels (model names).
+        scores: One row of scores per prompt; None where there is no score.
+        statuses: The status of each cell (`failed`, `unscored`, `missing`) to label gaps.
+    """
+    words = {"failed": "failed", "unscored": "n/a", "missing": "…"}
+    labels = []
+    for i, row in enumerate(scores):
+        out = []
+        for j, value in enumerate(row):
+            if value is not None:
+                out.append(f"{value:.2f}")
+            else:
+                status = statuses[i][j] if statuses is not None else "missing"
+                out.append(words.get(status, "–"))
+        labels.append(out)
+    fig = go.Figure(
+        go.Heatmap(
+            z=[[v if v is not None else None for v in row] for row in scores],
+            x=[plot_text(m, 30) for m in models],
+            y=[plot_text(p, 40) for p in prompts],
+            zmin=0,
+            zmax=1,
+            colorscale=_SCALE,
+            text=labels,
+            texttemplate="%{text}",
+            hovertemplate="%{y} × %{x}: %{text}<extra></extra>",
+            colorbar={"title": "score", "thickness": 12},
+            xgap=2,
+            ygap=2,
+        )
+    )
+    fig.update_layout(
+        yaxis={"autorange": "reversed", "type": "category"},
+        xaxis={"side": "top", "type": "category"},
+        height=90 + 30 * max(len(prompts), 1),
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+    )
+    return fig
+
+
+# --- explain-my-score -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExplanationBar:
+    """One bar of the explanation figure."""
+
+    label: str
+    value: float
+    text: str
+    kind: str
+    hover: str
+
+
+def _point_bar(p: PointLine) -> ExplanationBar:
+    inverted = " (should not)" if p.inverted else ""
+    if p.score is None:
+        return ExplanationBar(
+            label=f"{p.index + 1}. {plot_text(p.text, 50)}",
+            value=0.0,
+            text=f"left out: {plot_text(p.reason or p.status, 40)}",
+            kind="left_out",
+            hover=plot_text(p.text, 300) + inverted,
+        )
+    return ExplanationBar(
+        label=f"{p.index + 1}. {plot_text(p.text, 50)}",
+        value=p.score,
+        text=f"{p.score:.2f} × weight {_weight(p.weight)}{inverted}",
+        kind="point",
+        hover=plot_text(p.text, 300) + inverted,
+    )
+
+
+def _mean_text(points: Sequence[PointLine], result: float | None) -> str:
+    counted = [p for p in points if p.score is not None]
+    if not counted or result is None:
+        return "nothing scored"
+    terms = " + ".join(f"{p.score:.2f}×{_weight(p.weight)}" for p in counted if p.score is not None)
+    total = sum(p.weight for p in counted)
+    return f"({terms}) ÷ {_weight(total)} = {result:.3f}"
+
+
+def explanation_bars(expl: ScoreExplanation) -> list[ExplanationBar]:
+    """The bars of the explanation: each point, each group's mean, each path, the final score.
+
+    Points are numbered as in the cell's point list (the evaluator's order), and paths are
+    named "Path 1", "Path 2"… in the order they are written.
+    """
+    bars: list[ExplanationBar] = []
+    shown: set[int] = set()
+    for group in expl.groups:
+        if group.kind == "required":
+            for p in group.points:
+                shown.add(p.index)
+                bars.append(_point_bar(p))
+            bars.append(
+                ExplanationBar(
+                    label="= Required points",
+                    value=group.score,
+                    text=f"{group.score:.3f} (weighted mean)",
+                    kind="required",
+                    hover=_mean_text(group.points, group.score),
+                )
+            )
+        else:
+            shown.update(q.index for path in group.paths for q in path.points)
+            bars.extend(_path_bars(group))
+    for p in expl.left_out:
+        if p.index not in shown:
+            bars.append(_point_bar(p))
+    bars.append(
+        ExplanationBar(
+            label="= Final score",
+            value=expl.score or 0.0,
+            text=_num(expl.score),
+            kind="final",
+            hover=html.escape(expl.formula),
+        )
+    )
+    return bars
+
+
+def _path_bars(group: GroupExplanation) -> list[ExplanationBar]:
+    names = path_names(path.path_id for path in group.paths)
+    bars: list[ExplanationBar] = []
+    for path in group.paths:
+        bars.extend(_point_bar(p) for p in path.points)
+        won = path.path_id == group.winner
+        bars.append(
+            ExplanationBar(
+                label=f"= {names[path.path_id]}" + (" ★ best path" if won else ""),
+                value=path.score or 0.0,
+                text=(_num(path.score, 3) if path.score is not None else "nothing scored")
+                + (" — counts" if won else " — not used"),
+                kind="winner" if won else "path",
+                hover=_mean_text(path.points, path.score),
+            )
+        )
+    return bars
+
+
+def explanation_figure(expl: ScoreExplanation) -> go.Figure:
+    """Horizontal bars: every point, each group's weighted mean, each path (best marked), final."""
+    bars = explanation_bars(expl)
+    fig = go.Figure(
+        go.Bar(
+            x=[b.value for b in bars],
+            y=[b.label for b in bars],
+            orientation="h",
+            marker_color=[COLORS[b.kind] for b in bars],
+            text=[b.text for b in bars],
+            textposition="outside",
+            cliponaxis=False,
+            customdata=[b.hover for b in bars],
+            hovertemplate="%{customdata}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        xaxis={"range": [0, 1.6], "title": "score", "tickvals": [0, 0.25, 0.5, 0.75, 1]},
+        yaxis={"autorange": "reversed", "type": "category"},
+        height=70 + 30 * len(bars),
+        margin={"l": 10, "r": 20, "t": 10, "b": 40},
+        showlegend=False,
+    )
+    return fig
+
+
+def _path_line(path: PathExplanation, winner: str | None, name: str) -> str:
+    mark = " ← best path: this one counts" if path.path_id == winner else ""
+    return f"{name}: {_mean_text(path.points, path.score)}{mark}"
+
+
+def explanation_steps(expl: ScoreExplanation) -> list[str]:
+    """The arithmetic in plain sentences, one per group and path, then the final formula."""
+    steps: list[str] = []
+    for group in expl.groups:
+        if group.kind == "required":
+            steps.append(f"Required points: {_mean_text(group.points, group.score)}")
+        else:
+            names = path_names(p.path_id for p in group.paths)
+            steps.append("Alternative paths (only the best one counts, as one item):")
+            steps += [f"  {_path_line(p, group.winner, names[p.path_id])}" for p in group.paths]
+    for p in expl.left_out:
+        steps.append(f"Left out of the mean: “{one_line(p.text, 80)}” ({p.reason or p.status})")
+    if expl.score is None:
+        steps.append("Final score: none, because nothing could be scored.")
+    else:
+        steps.append(f"Final score: {expl.formula}")
+    return steps

@@ -1,0 +1,134 @@
+"""Lint diagnostics as Ace editor annotations (gutter icons) and markers (underlines).
+
+The engine's positions are 1-based with an exclusive end; Ace's rows and columns are 0-based.
+Ace escapes an annotation's `text` before showing it, so the message needs no escaping here
+(never pass `html`). Pure: no Streamlit import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, TypedDict
+
+from engine.lint import Diagnostic
+
+__all__ = [
+    "MARKER_CSS",
+    "SEVERITY_WORDS",
+    "Annotation",
+    "Marker",
+    "counts",
+    "editor_props",
+    "summary",
+    "to_annotations",
+    "to_markers",
+]
+
+SEVERITY_WORDS: dict[str, str] = {
+    "error": "Error",
+    "warning": "Warning",
+    "info": "Note",
+}
+"""How each severity is named on screen."""
+
+MARKER_CSS = """
+.bp-marker-error { position: absolute; border-bottom: 2px solid #d93025; }
+.bp-marker-warning { position: absolute; border-bottom: 2px dashed #e37400; }
+.bp-marker-info { position: absolute; border-bottom: 1px dotted #1a73e8; }
+"""
+"""CSS for the marker classes, injected into the editor's iframe."""
+
+
+class Annotation(TypedDict):
+    """One gutter annotation as Ace expects it."""
+
+    row: int
+    column: int
+    type: Literal["error", "warning", "info"]
+    text: str
+
+
+class Marker(TypedDict):
+    """One range marker as react-ace expects it."""
+
+    startRow: int
+    startCol: int
+    endRow: int
+    endCol: int
+    className: str
+    type: str
+
+
+def _text(d: Diagnostic) -> str:
+    fix = f" (fix: {d.fix.title})" if d.fix is not None else ""
+    return f"{SEVERITY_WORDS[d.severity]}: {d.message}{fix} [{d.code}]"
+
+
+def to_annotations(diagnostics: Iterable[Diagnostic]) -> list[Annotation]:
+    """Return one gutter annotation per diagnostic, at its start (0-based row and column)."""
+    return [
+        Annotation(
+            row=max(d.line - 1, 0),
+            column=max(d.column - 1, 0),
+            type=d.severity,
+            text=_text(d),
+        )
+        for d in diagnostics
+    ]
+
+
+def to_markers(diagnostics: Iterable[Diagnostic]) -> list[Marker]:
+    """Return one underline per diagnostic over its range (at least one character wide)."""
+    out: list[Marker] = []
+    for d in diagnostics:
+        start_row, start_col = max(d.line - 1, 0), max(d.column - 1, 0)
+        end_row, end_col = max(d.end_line - 1, 0), max(d.end_column - 1, 0)
+        if (end_row, end_col) <= (start_row, start_col):
+            end_row, end_col = start_row, start_col + 1
+        out.append(
+            Marker(
+                startRow=start_row,
+                startCol=start_col,
+                endRow=end_row,
+                endCol=end_col,
+                className=f"bp-marker-{d.severity}",
+                type="text",
+            )
+        )
+    return out
+
+
+def counts(diagnostics: Sequence[Diagnostic]) -> dict[str, int]:
+    """Return the number of diagnostics per severity (every severity present, maybe 0)."""
+    out = dict.fromkeys(SEVERITY_WORDS, 0)
+    for d in diagnostics:
+        out[d.severity] += 1
+    return out
+
+
+def summary(diagnostics: Sequence[Diagnostic]) -> str:
+    """One plain sentence: "No problems found." or "2 errors, 1 warning and 1 note."."""
+    found = counts(diagnostics)
+    parts = [
+        f"{n} {word}{'s' if n != 1 else ''}"
+        for n, word in (
+            (found["error"], "error"),
+            (found["warning"], "warning"),
+            (found["info"], "note"),
+        )
+        if n
+    ]
+    if not parts:
+        return "No problems found."
+    if len(parts) == 1:
+        return parts[0][0].upper() + parts[0][1:] + "."
+    return ", ".join(parts[:-1]) + " and " + parts[-1] + "."
+
+
+def editor_props(diagnostics: Sequence[Diagnostic], theme: str = "github") -> dict[str, Any]:
+    """The `props` of the code editor: a stock Ace theme (no web fonts), annotations, markers."""
+    return {
+        "theme": theme,
+        "annotations": to_annotations(diagnostics),
+        "markers": to_markers(diagnostics),
+    }

@@ -1,0 +1,38 @@
+"""The studio's pages: the single list used by the entry script and by the smoke tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["APP", "PAGES", "PageSpec", "page"]
+
+APP = Path(__file__).resolve().parent / "app.py"
+"""The entry script (`streamlit run studio/app.py`)."""
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page: its script (relative to the entry script), title, icon and URL path."""
+
+    path: str
+    title: str
+    icon: str
+    url_path: str
+    default: bool = False
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("app_pages/editor.py", "Editor", ":material/edit_note:", "editor", default=True),
+    PageSpec("app_pages/run.py", "Run", ":material/play_circle:", "run"),
+    PageSpec("app_pages/results.py", "Results", ":material/leaderboard:", "results"),
+    PageSpec("app_pages/history.py", "History", ":material/history:", "history"),
+)
+
+
+def page(url_path: str) -> PageSpec:
+    """The page with this url_path."""
+    for spec in PAGES:
+        if spec.url_path == url_path:
+            return spec
+    raise KeyError(url_path)

@@ -1,0 +1,377 @@
+"""What the Results page shows, computed from the engine's `Comparison` (no scoring here).
+
+`Results` wraps a `Comparison` (built by the engine from a stored run, or read from a
+comparison JSON file) with per-cell usage (latency, tokens, cost) and answers the page's
+questions: the leaderboard rows, a page of prompts, the score matrix, the point × model grid,
+the explanation of one cell. Every number comes from the engine (`Comparison.summaries()`,
+`CellScore.score`, `CellScore.explain()`); this module only arranges them. Pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.assessment import PointAssessment
+from engine.blueprint import Blueprint
+from engine.modelids import base_model_id
+from engine.report import IDEAL_MODEL_ID, Comparison
+from engine.run import comparison_from_rows
+from engine.scoring import CellScore, ScoreExplanation
+
+__all__ = [
+    "PAGE_SIZE",
+    "CellUsage",
+    "LeaderRow",
+    "Results",
+    "display_names",
+    "group_label",
+    "page_count",
+    "path_names",
+    "shown",
+]
+
+PAGE_SIZE = 20
+"""Prompts per page on the Results page."""
+
+
+@dataclass(frozen=True)
+class CellUsage:
+    """What one response cost: time, tokens and dollars (None when not recorded)."""
+
+    latency_ms: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """One model on the leaderboard."""
+
+    model: str
+    name: str
+    average: float | None
+    stddev: float | None
+    minimum: float | None
+    maximum: float | None
+    scored: int
+    failed: int
+    unscored: int
+    prompts: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    mean_latency_ms: float | None
+
+
+def display_names(models: Sequence[str]) -> dict[str, str]:
+    """Short names for effective model ids: `[temp:…]` suffixes dropped when names stay unique."""
+    short = {m: base_model_id(m) for m in models}
+    if len(set(short.values())) == len(short):
+        return short
+    return {m: m for m in models}
+
+
+def _path_key(path_id: str) -> tuple[int, str]:
+    index = path_id.removeprefix("path_")
+    return (int(index), "") if index.isdigit() else (1 << 30, path_id)
+
+
+def path_names(path_ids: Iterable[str | None]) -> dict[str, str]:
+    """Name a prompt's alternative paths "Path 1", "Path 2"… in the order they are written.
+
+    Weval's path ids number the entries of the `should` list (`path_1` may be the second
+    entry), so they are renumbered here from 1 in the same order.
+    """
+    ids = sorted({p for p in path_ids if p}, key=_path_key)
+    return {p: f"Path {i}" for i, p in enumerate(ids, 1)}
+
+
+def group_label(
+    path_id: str | None, inverted: bool = False, names: Mapping[str, str] | None = None
+) -> str:
+    """How a point's group is named on screen: "Required", "Path 1", plus "(should not)"."""
+    label = "Required"
+    if path_id:
+        label = (names or path_names([path_id])).get(path_id, path_id)
+    return f"{label} (should not)" if inverted else label
+
+
+def shown(value: float | str) -> str:
+    """A score as a table shows it ("0.75"), or the word that stands in for it."""
+    return f"{value:.2f}" if isinstance(value, int | float) else value
+
+
+def page_count(total: int, size: int = PAGE_SIZE) -> int:
+    """How many pages `total` items fill (at least 1)."""
+    return max(1, math.ceil(total / size))
+
+
+def _usage_from_row(row: Mapping[str, Any]) -> CellUsage:
+    def num(key: str) -> float | None:
+        value = row.get(key)
+        return float(value) if isinstance(value, int | float) else None
+
+    tokens_in, tokens_out = num("input_tokens"), num("output_tokens")
+    return CellUsage(
+        latency_ms=num("latency_ms"),
+        input_tokens=int(tokens_in) if tokens_in is not None else None,
+        output_tokens=int(tokens_out) if tokens_out is not None else None,
+        cost_usd=num("cost_usd"),
+    )
+
+
+class Results:
+    """A scored run or comparison file, arranged for display.
+
+    Args:
+        comparison: The engine's comparison (treat as read-only: it may be shared by a cache).
+        usage: Latency, tokens and cost per (prompt id, model id), when known.
+        run_id: The stored run this came from, if any.
+    """
+
+    def __init__(
+        self,
+        comparison: Comparison,
+        usage: Mapping[tuple[str, str], CellUsage] | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        self.comparison = comparison
+        self.usage = dict(usage or {})
+        self.run_id = run_id
+        seen = {m for row in comparison.cells.values() for m in row}
+        self.models = [m for m in comparison.models if m != IDEAL_MODEL_ID]
+        self.models += sorted(seen - set(self.models) - {IDEAL_MODEL_ID})
+        self.names = display_names(self.models)
+        self.prompt_ids = self._prompt_order()
+        self._summaries = comparison.summaries()
+
+    @classmethod
+    def from_run_rows(
+        cls, blueprint: Blueprint, rows: Sequence[Mapping[str, Any]], run_id: str | None = None
+    ) -> Results:
+        """Build from a run's stored cells (the engine assembles the comparison)."""
+        comparison = comparison_from_rows(blueprint, [dict(r) for r in rows])
+        usage = {(str(r["prompt_id"]), str(r["model_id"])): _usage_from_row(r) for r in rows}
+        return cls(comparison, usage, run_id)
+
+    def _prompt_order(self) -> list[str]:
+        ids = [str(p) for p in self.comparison.prompt_ids]
+        config = self.comparison.config
+        ordered = [
+            str(p.get("id"))
+            for p in (config.get("prompts") or [] if isinstance(config, dict) else [])
+            if isinstance(p, dict) and p.get("id") is not None
+        ]
+        known = set(ids)
+        out = [p for p in dict.fromkeys(ordered) if p in known]
+        return out + [p for p in ids if p not in set(out)]
+
+    # --- overview ---------------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        """The blueprint's title."""
+        return self.comparison.config_title
+
+    @property
+    def description(self) -> str | None:
+        """The blueprint's description, if any."""
+        return self.comparison.description
+
+    def cell(self, prompt_id: str, model: str) -> CellScore | None:
+        """The scored cell of a prompt and model, if present."""
+        return self.comparison.cell(prompt_id, model)
+
+    def status(self, prompt_id: str, model: str) -> str:
+        """`scored`, `failed` (no response), `unscored` (nothing could be scored) or `missing`."""
+        cell = self.cell(prompt_id, model)
+        if cell is None:
+            return "missing"
+        if cell.error is not None and not cell.assessments:
+            return "failed"
+        return "scored" if cell.score is not None else "unscored"
+
+    def leaderboard(self) -> list[LeaderRow]:
+        """Every model, best average first (models with no average last)."""
+        rows: list[LeaderRow] = []
+        for model in self.models:
+            s = self._summaries.get(model)
+            spent = [u for (p, m), u in self.usage.items() if m == model]
+            latencies = [u.latency_ms for u in spent if u.latency_ms is not None]
+            rows.append(
+                LeaderRow(
+                    model=model,
+                    name=self.names[model],
+                    average=s.average if s else None,
+                    stddev=s.stddev if s else None,
+                    minimum=s.minimum if s else None,
+                    maximum=s.maximum if s else None,
+                    scored=s.scored_prompts if s else 0,
+                    failed=s.failed_prompts if s else 0,
+                    unscored=s.unscored_prompts if s else 0,
+                    prompts=sum(1 for row in self.comparison.cells.values() if model in row),
+                    input_tokens=sum(u.input_tokens or 0 for u in spent),
+                    output_tokens=sum(u.output_tokens or 0 for u in spent),
+                    cost_usd=sum(u.cost_usd or 0.0 for u in spent),
+                    mean_latency_ms=sum(latencies) / len(latencies) if latencies else None,
+                )
+            )
+        return sorted(rows, key=lambda r: (r.average is None, -(r.average or 0.0), r.name))
+
+    def page(self, number: int, size: int = PAGE_SIZE) -> list[str]:
+        """The prompt ids on a 1-based page."""
+        start = (max(number, 1) - 1) * size
+        return self.prompt_ids[start : start + size]
+
+    def matrix(self, prompt_ids: Iterable[str]) -> list[list[float | None]]:
+        """Scores of the given prompts (rows) × models (columns); None where there is none."""
+        out: list[list[float | None]] = []
+        for pid in prompt_ids:
+            row: list[float | None] = []
+            for model in self.models:
+                cell = self.cell(pid, model)
+                row.append(cell.score if cell is not None else None)
+            out.append(row)
+        return out
+
+    def status_matrix(self, prompt_ids: Iterable[str]) -> list[list[str]]:
+        """The status of each cell of `matrix` (see `status`)."""
+        return [[self.status(pid, m) for m in self.models] for pid in prompt_ids]
+
+    # --- one prompt -------------------------------------------------------------------
+
+    def prompt_messages(self, prompt_id: str) -> list[dict[str, Any]]:
+        """The prompt's conversation as `{role, content}` dicts (content as text)."""
+        raw = self.comparison.prompt_contexts.get(prompt_id)
+        if isinstance(raw, str):
+            return [{"role": "user", "content": raw}]
+        out: list[dict[str, Any]] = []
+        for m in raw if isinstance(raw, list) else []:
+            if isinstance(m, dict):
+                content = m.get("content")
+                out.append(
+                    {
+                        "role": str(m.get("role") or ""),
+                        "content": content
+                        if isinstance(content, str) or content is None
+                        else json.dumps(content, ensure_ascii=False),
+                    }
+                )
+        return out
+
+    def prompt_preview(self, prompt_id: str) -> str:
+        """The last user turn of the prompt (what the question is), or ''."""
+        for m in reversed(self.prompt_messages(prompt_id)):
+            if m["role"] == "user" and m["content"]:
+                return str(m["content"])
+        return ""
+
+    def ideal(self, prompt_id: str) -> str | None:
+        """The prompt's ideal response, if the blueprint gives one."""
+        return self.comparison.responses.get(prompt_id, {}).get(IDEAL_MODEL_ID)
+
+    def response(self, prompt_id: str, model: str) -> str | None:
+        """The model's final answer (None when none was recorded)."""
+        return self.comparison.responses.get(prompt_id, {}).get(model)
+
+    def history(self, prompt_id: str, model: str) -> list[dict[str, Any]]:
+        """The whole conversation the model had, when recorded."""
+        return list(self.comparison.histories.get(prompt_id, {}).get(model, []))
+
+    def points(self, prompt_id: str) -> list[PointAssessment]:
+        """The prompt's points, in the evaluator's order (from the first scored model)."""
+        for model in self.models:
+            cell = self.cell(prompt_id, model)
+            if cell is not None and cell.assessments:
+                return list(cell.assessments)
+        return []
+
+    def point_grid(self, prompt_id: str) -> list[dict[str, Any]]:
+        """One row per point: the point, its group and weight, and each model's score.
+
+        A model's entry is the point's score as text ("0.75"), or a word when it has none
+        (`failed`, `needs a judge`, `errored`, `no result`): one type per column.
+        """
+        rows: list[dict[str, Any]] = []
+        points = self.points(prompt_id)
+        names = path_names(p.path_id for p in points)
+        for index, point in enumerate(points):
+            row: dict[str, Any] = {
+                "#": index + 1,
+                "Point": point.key_point_text,
+                "Group": group_label(point.path_id, point.is_inverted, names),
+                "Weight": point.multiplier,
+            }
+            for model in self.models:
+                row[self.names[model]] = shown(self.point_value(prompt_id, model, index))
+            rows.append(row)
+        return rows
+
+    def point_value(self, prompt_id: str, model: str, index: int) -> float | str:
+        """A model's score on one point, or a word saying why there is none."""
+        cell = self.cell(prompt_id, model)
+        if cell is None:
+            return "no result"
+        if cell.error is not None and not cell.assessments:
+            return "failed"
+        if index >= len(cell.assessments):
+            return "no result"
+        a = cell.assessments[index]
+        if a.counts and a.coverage_extent is not None:
+            return round(a.coverage_extent, 3)
+        if a.status == "unverified":
+            return "needs a judge" if a.kind == "text" else "unverified"
+        return "errored"
+
+    def reflections(self, prompt_id: str, model: str) -> list[dict[str, Any]]:
+        """One row per point for one model: score, status and the judges' reasons."""
+        cell = self.cell(prompt_id, model)
+        if cell is None:
+            return []
+        rows: list[dict[str, Any]] = []
+        names = path_names(a.path_id for a in cell.assessments)
+        for index, a in enumerate(cell.assessments):
+            judges = a.individual_judgements or []
+            why = (
+                "\n".join(f"{j.judge_model_id}: {j.reflection}" for j in judges)
+                if judges
+                else a.reflection or ""
+            )
+            if a.error:
+                why = f"{why}\n{a.error}".strip()
+            rows.append(
+                {
+                    "#": index + 1,
+                    "Point": a.key_point_text,
+                    "Group": group_label(a.path_id, a.is_inverted, names),
+                    "Score": shown(self.point_value(prompt_id, model, index)),
+                    "Why": why,
+                    "Judges": "; ".join(
+                        f"{j.judge_model_id}: {j.coverage_extent:.2f}" for j in judges
+                    ),
+                }
+            )
+        return rows
+
+    def explanation(self, prompt_id: str, model: str) -> ScoreExplanation | None:
+        """The engine's explanation of a cell's score (None for a failed or missing cell)."""
+        cell = self.cell(prompt_id, model)
+        if cell is None or (cell.error is not None and not cell.assessments):
+            return None
+        return cell.explain()
+
+    def cell_usage(self, prompt_id: str, model: str) -> CellUsage | None:
+        """Latency, tokens and cost of one response, when recorded."""
+        return self.usage.get((prompt_id, model))
+
+    def error(self, prompt_id: str, model: str) -> str | None:
+        """Why a cell has no result, if it failed."""
+        cell = self.cell(prompt_id, model)
+        if cell is not None and cell.error:
+            return cell.error
+        return self.comparison.errors.get(prompt_id, {}).get(model)

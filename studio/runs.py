@@ -1,0 +1,210 @@
+"""Starting, resuming and watching runs from the studio, through the engine's run service.
+
+The work itself happens in the engine (`engine.run.service`): a background thread writes
+every finished cell to the store, and pages poll the store. This module only chooses the
+arguments and reads progress. Pure: no Streamlit import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.errors import EngineError
+from engine.run import (
+    PreparedRun,
+    RunOptions,
+    default_out_dir,
+    prepare_resume,
+    prepare_run,
+    run_in_thread,
+    stop_run,
+)
+from engine.store import RunRecord, Store
+
+__all__ = [
+    "ACTIVE",
+    "STATUS_WORDS",
+    "ModelProgress",
+    "RunChoice",
+    "model_progress",
+    "plan",
+    "prepare",
+    "resume",
+    "start",
+    "status_word",
+    "stop",
+]
+
+ACTIVE = ("running", "planned")
+"""Statuses of a run that may still change on its own."""
+
+STATUS_WORDS: dict[str, str] = {
+    "planned": "starting",
+    "running": "running",
+    "completed": "completed",
+    "interrupted": "interrupted",
+    "stopped": "stopped",
+    "failed": "failed",
+}
+"""How each run status is named on screen."""
+
+
+def status_word(status: str) -> str:
+    """The plain word for a run status."""
+    return STATUS_WORDS.get(status, status)
+
+
+@dataclass(frozen=True)
+class RunChoice:
+    """What the user chose on the Run page.
+
+    Attributes:
+        models: Model ids to run.
+        judges: Judge model ids; None means the default judges.
+        judge: False runs without judging (text points stay unscored).
+        use_cache: Reuse answers already in the cache.
+        max_cost_usd: Stop before spending more than this; None for no limit.
+    """
+
+    models: tuple[str, ...]
+    judges: tuple[str, ...] | None = None
+    judge: bool = True
+    use_cache: bool = True
+    max_cost_usd: float | None = None
+
+    def options(self) -> RunOptions:
+        """The engine's run options for this choice (comparison JSON in the default folder)."""
+        return RunOptions(
+            use_cache=self.use_cache, max_cost_usd=self.max_cost_usd, out_dir=default_out_dir()
+        )
+
+
+def prepare(
+    store: Store,
+    text: str,
+    source: str | None,
+    *,
+    models: Sequence[str] | None,
+    judges: Sequence[str] | None,
+    judge: bool,
+    options: RunOptions,
+    record: bool,
+    repeats: int = 1,
+    environ: Mapping[str, str] | None = None,
+) -> PreparedRun:
+    """`engine.run.prepare_run` with the studio's arguments.
+
+    Raises:
+        BlueprintError: The blueprint cannot be parsed.
+    """
+    return prepare_run(
+        store,
+        text,
+        source=source,
+        models=list(models) if models else None,
+        judges=list(judges) if judges else None,
+        judge=judge,
+        options=options,
+        environ=environ,
+        record=record,
+        repeats=repeats,
+    )
+
+
+def plan(store: Store, text: str, source: str | None, choice: RunChoice) -> PreparedRun:
+    """Plan a run without recording it: matrix, calls, cost range and problems.
+
+    Raises:
+        BlueprintError: The blueprint cannot be parsed.
+    """
+    return prepare(
+        store,
+        text,
+        source,
+        models=choice.models,
+        judges=choice.judges,
+        judge=choice.judge,
+        options=choice.options(),
+        record=False,
+    )
+
+
+def start(store: Store, text: str, source: str | None, choice: RunChoice) -> PreparedRun:
+    """Record a run and start it in a background thread (when nothing stops it).
+
+    Returns:
+        The prepared run; `run_id` is None when `problems` stopped it.
+
+    Raises:
+        BlueprintError: The blueprint cannot be parsed.
+    """
+    prepared = prepare(
+        store,
+        text,
+        source,
+        models=choice.models,
+        judges=choice.judges,
+        judge=choice.judge,
+        options=choice.options(),
+        record=True,
+    )
+    if prepared.run_id is not None and not prepared.problems:
+        run_in_thread(prepared.run_id, prepared.plan, store, prepared.options)
+    return prepared
+
+
+def resume(store: Store, run_id: str) -> list[str]:
+    """Resume an interrupted, stopped or failed run in a background thread.
+
+    Returns:
+        The problems that stop it (empty when it was resumed).
+    """
+    try:
+        prepared = prepare_resume(store, run_id)
+    except EngineError as exc:
+        return [str(exc)]
+    if prepared.problems:
+        return prepared.problems
+    run_in_thread(run_id, prepared.plan, store, prepared.options)
+    return []
+
+
+def stop(run_id: str) -> bool:
+    """Ask a run started by this studio process to stop; False if it does not run here."""
+    return stop_run(run_id)
+
+
+@dataclass(frozen=True)
+class ModelProgress:
+    """How far one model of a run has got."""
+
+    model: str
+    done: int
+    failed: int
+    total: int
+
+    @property
+    def fraction(self) -> float:
+        """Done cells over planned cells (0-1)."""
+        return min(1.0, self.done / self.total) if self.total else 0.0
+
+
+def model_progress(store: Store, run: RunRecord) -> list[ModelProgress]:
+    """Finished and failed cells per model of a run, against what was planned.
+
+    Each model gets the same number of cells (prompts × temperatures × system prompts).
+    """
+    models: list[str] = [str(m) for m in run.options.get("models") or []]
+    done: dict[str, int] = {}
+    failed: dict[str, int] = {}
+    for model, statuses in store.cell_counts(run.id).items():
+        done[model] = sum(statuses.values())
+        failed[model] = statuses.get("failed", 0)
+        if model not in models:
+            models.append(model)
+    per_model = run.total_cells // len(models) if models else 0
+    return [
+        ModelProgress(model=m, done=done.get(m, 0), failed=failed.get(m, 0), total=per_model)
+        for m in models
+    ]

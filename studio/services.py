@@ -1,0 +1,152 @@
+"""The studio's only cache layer: every `st.cache_*` wrapper around engine calls lives here.
+
+Rules:
+- The store is cached per database path (`$BLUEPRINT_HOME` may differ between tests).
+- Lint and parse results are cached on the text, so a rerun never parses twice.
+- Only completed runs are cached (by run id); a running run is read fresh on every poll.
+- Cached objects are shared between sessions: treat them as read-only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from engine.blueprint import Blueprint, parse_blueprint
+from engine.checks import CheckEnv
+from engine.errors import BlueprintError, InputError
+from engine.lint import Diagnostic, lint
+from engine.report import read_comparison
+from engine.settings import home_dir, load_settings
+from engine.store import RunRecord, Store
+from studio.gallery import Example, load_examples
+from studio.resultdata import Results
+
+__all__ = [
+    "RunView",
+    "blueprint_of_run",
+    "check_env",
+    "examples",
+    "lint_text",
+    "parse",
+    "read_uploaded",
+    "run_view",
+    "store",
+]
+
+
+@st.cache_resource(show_spinner=False)
+def _store(path: str) -> Store:
+    return Store(path)
+
+
+def store() -> Store:
+    """The SQLite store in `$BLUEPRINT_HOME` (one per database path)."""
+    return _store(str(home_dir() / "studio.db"))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def lint_text(text: str, source: str | None = None) -> list[Diagnostic]:
+    """The linter's diagnostics for a text (cached on the text)."""
+    return lint(text, source=source)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def parse(text: str, source: str | None = None) -> Blueprint | BlueprintError:
+    """The parsed blueprint, or the error that stops parsing (cached on the text)."""
+    try:
+        return parse_blueprint(text, source=source)
+    except BlueprintError as exc:
+        return exc
+
+
+@st.cache_resource(show_spinner=False)
+def check_env() -> CheckEnv:
+    """The services point functions may use (settings from `$BLUEPRINT_HOME`)."""
+    return CheckEnv(settings=load_settings())
+
+
+@st.cache_data(show_spinner=False)
+def examples() -> list[Example]:
+    """The example blueprints of the gallery."""
+    return load_examples()
+
+
+def blueprint_of_run(run: RunRecord) -> Blueprint | None:
+    """The blueprint a stored run was started with (None if missing or unreadable)."""
+    text = store().blueprint_text(run.blueprint_hash)
+    if text is None:
+        return None
+    result = parse(text, run.options.get("source"))
+    return result if isinstance(result, Blueprint) else None
+
+
+@dataclass(frozen=True)
+class RunView:
+    """A stored run and its results so far (None when it has no readable blueprint)."""
+
+    run: RunRecord
+    results: Results | None
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _completed_results(db: str, run_id: str) -> Results | None:
+    return _load_results(run_id)
+
+
+def _load_results(run_id: str) -> Results | None:
+    run = store().get_run(run_id)
+    if run is None:
+        return None
+    blueprint = blueprint_of_run(run)
+    if blueprint is None:
+        return None
+    rows = store().cells(run_id)
+    return Results.from_run_rows(blueprint, rows, run_id)
+
+
+def run_view(run_id: str) -> RunView | None:
+    """A run and its results: cached once completed, read fresh while it can still change."""
+    run = store().get_run(run_id)
+    if run is None:
+        return None
+    if run.live_status == "completed":
+        return RunView(run, _completed_results(str(store().path), run_id))
+    return RunView(run, _load_results(run_id) if run.done_cells else None)
+
+
+def judgments(run_id: str, prompt_id: str, model_id: str) -> list[dict[str, Any]]:
+    """The raw judge answers of one cell (read on demand, not cached)."""
+    return store().judgments(run_id, prompt_id, model_id)
+
+
+def read_uploaded(data: bytes, name: str) -> Results:
+    """Read an uploaded comparison JSON file (ours or Weval's).
+
+    Raises:
+        InputError: The file is not JSON or not a comparison; the message says what to do.
+    """
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(
+            f"{name}: this file is not JSON ({exc}). Open a `*_comparison.json` written by "
+            "Blueprint Studio or by Weval."
+        ) from None
+    if not isinstance(raw, dict):
+        raise InputError(
+            f"{name}: this is not a comparison JSON file (the top level is not an object). "
+            "Open a `*_comparison.json` written by Blueprint Studio or by Weval."
+        )
+    try:
+        return Results(read_comparison(raw))
+    except InputError as exc:
+        raise InputError(str(exc).replace("comparison:", f"{name}:", 1)) from None
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise InputError(
+            f"{name}: this comparison file has an entry of the wrong shape ({type(exc).__name__}). "
+            "Open a `*_comparison.json` written by Blueprint Studio or by Weval."
+        ) from None

@@ -1,0 +1,84 @@
+"""Shared helpers of the studio tests: stored runs made by the engine, an AppTest factory."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from engine.run import RunOptions
+from engine.run.service import run_sync
+from engine.store import Store
+from studio import runs
+from studio.navigation import APP
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+
+
+def example(name: str) -> str:
+    return (EXAMPLES / name).read_text(encoding="utf-8")
+
+
+def make_run(
+    store: Store,
+    text: str,
+    models: list[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    judges: list[str] | None = None,
+    judge: bool = False,
+    source: str = "blueprint.yml",
+) -> str:
+    """Run a blueprint to the end through the engine's pipeline; return the run id."""
+    # The studio's own way of preparing (it copes with offline models such as `ideal`).
+    prepared = runs.prepare(
+        store,
+        text,
+        source,
+        models=models,
+        judges=judges,
+        judge=judge,
+        options=RunOptions(concurrency=8),
+        record=True,
+        environ=environ,
+    )
+    assert not prepared.problems, prepared.problems
+    assert prepared.run_id is not None
+    run_sync(prepared.run_id, prepared.plan, store, prepared.options, environ=environ)
+    return prepared.run_id
+
+
+def wait_for_status(store: Store, run_id: str, statuses: tuple[str, ...], timeout: float = 30.0):
+    """Poll the store until the run's live status is one of `statuses`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        run = store.get_run(run_id)
+        assert run is not None
+        if run.live_status in statuses:
+            return run
+        if time.monotonic() > deadline:
+            raise AssertionError(f"run {run_id} is {run.live_status}, not one of {statuses}")
+        time.sleep(0.05)
+
+
+def app() -> AppTest:
+    """A fresh AppTest of the studio's entry script."""
+    return AppTest.from_file(str(APP), default_timeout=30)
+
+
+def plain(markdown: str) -> str:
+    """Markdown escaped by `safe_markdown`, read back as the text it shows."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    """What every element of one kind shows (markdown, caption, error, info, ...), unescaped."""
+    return [plain(str(e.value)) for e in getattr(at, kind)]
+
+
+def buttons(at: AppTest, label_start: str):
+    return [b for b in at.button if str(b.label).startswith(label_start)]

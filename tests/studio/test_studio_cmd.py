@@ -1,0 +1,50 @@
+"""`blueprint studio`: the Streamlit command it runs (no server started here)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from engine.cli import cli
+from engine.cli.studio_cmd import app_path, streamlit_command
+
+
+def test_the_app_is_found_through_the_studio_package():
+    app = app_path()
+    assert app.name == "app.py" and app.parent.name == "studio" and app.is_file()
+
+
+def test_command_serves_on_loopback_headless_without_telemetry(tmp_path: Path):
+    cmd = streamlit_command(8123, cwd=tmp_path)
+    assert cmd[:5] == [sys.executable, "-m", "streamlit", "run", str(app_path())]
+    flags = dict(zip(cmd[5::2], cmd[6::2], strict=False))
+    assert flags["--server.port"] == "8123"
+    assert flags["--server.address"] == "127.0.0.1"
+    assert flags["--server.headless"] == "true"
+    assert flags["--browser.gatherUsageStats"] == "false"
+    assert flags["--server.fileWatcherType"] == "none"
+    # started outside the project, the project's theme still applies
+    assert flags["--theme.primaryColor"].startswith("#")
+
+
+def test_project_settings_are_not_repeated_inside_the_project():
+    cmd = streamlit_command(8123, cwd=app_path().parent.parent)
+    assert not any(part.startswith("--theme.") for part in cmd)
+
+
+def test_help_and_port_validation():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["studio", "--help"])
+    assert result.exit_code == 0 and "--port" in result.output
+    bad = runner.invoke(cli, ["studio", "--port", "0"])
+    assert bad.exit_code == 2
+
+
+def test_the_engine_does_not_import_streamlit_for_the_command():
+    import subprocess
+
+    code = "import sys, engine.cli.studio_cmd; print('streamlit' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
