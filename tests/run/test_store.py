@@ -89,10 +89,17 @@ def test_drafts(tmp_path):
 def test_cell_queries(tmp_path):
     store = Store(tmp_path / "s.db")
     digest = store.save_blueprint("t", None, None)
-    run_id = store.create_run(blueprint_hash=digest, title=None, config_id=None, options={}, total_calls=0, total_cells=3)
+    run_id = store.create_run(
+        blueprint_hash=digest, title=None, config_id=None, options={}, total_calls=0, total_cells=3
+    )
     for pid, model, status in [("a", "m1", "scored"), ("b", "m1", "failed"), ("a", "m2", "scored")]:
-        store.execute("INSERT INTO cells(run_id, prompt_id, model_id, base_model, status, updated_at) VALUES (?,?,?,?,?,?)",
-                      (run_id, pid, f"{model}[temp:0]", model, status, "now"))
-    assert [c["model_id"] for c in store.cells(run_id, prompt_id="a")] == ["m1[temp:0]", "m2[temp:0]"]
+        store.execute(
+            "INSERT INTO cells(run_id, prompt_id, model_id, base_model, status, updated_at) VALUES (?,?,?,?,?,?)",
+            (run_id, pid, f"{model}[temp:0]", model, status, "now"),
+        )
+    assert [c["model_id"] for c in store.cells(run_id, prompt_id="a")] == [
+        "m1[temp:0]",
+        "m2[temp:0]",
+    ]
     assert store.cell_counts(run_id) == {"m1": {"scored": 1, "failed": 1}, "m2": {"scored": 1}}
     assert len(store.cells(run_id, offset=1, limit=1)) == 1
