@@ -162,7 +162,7 @@ def test_context_messages_shape():
 def test_limits_end_in_an_errored_assessment_quickly(source, needle):
     start = time.perf_counter()
     assessment = assess("js", "hello world", source)
-    assert time.perf_counter() - start < 1.5
+    assert time.perf_counter() - start < 5  # never a hang (the limit is 100 ms)
     assert assessment.status == "errored" and assessment.coverage_extent is None
     assert needle in (assessment.error or "")
 

@@ -35,7 +35,7 @@ def test_retry_after_is_honoured(fake_llm: FakeLLM) -> None:
 
     waited, attempts = with_pool(fake_llm.env(), body, backoff_base_s=0.01)
     assert attempts == 2
-    assert 1.0 <= waited < 1.6  # the backoff alone would be ~10 ms
+    assert 1.0 <= waited < 3.0  # the backoff alone would be ~10 ms (upper bound loose for busy CI)
 
 
 def test_retry_after_pauses_the_providers_other_calls(fake_llm: FakeLLM) -> None:
@@ -51,7 +51,7 @@ def test_retry_after_pauses_the_providers_other_calls(fake_llm: FakeLLM) -> None
         return waited
 
     waited = with_pool(fake_llm.env(), body, backoff_base_s=0.01)
-    assert 0.2 <= waited < 0.8
+    assert 0.2 <= waited < 2.0
 
 
 def test_a_hang_times_out_and_is_retried(fake_llm: FakeLLM) -> None:
@@ -64,7 +64,7 @@ def test_a_hang_times_out_and_is_retried(fake_llm: FakeLLM) -> None:
 
     elapsed, attempts = with_pool(fake_llm.env(), body, **FAST)
     assert attempts == 2
-    assert 0.3 <= elapsed < 1.0
+    assert 0.3 <= elapsed < 3.0
     assert [c.fault for c in fake_llm.calls] == ["hang", None]
 
 
