@@ -84,13 +84,11 @@ def test_replies_are_deterministic_and_scriptable(fake_llm: FakeLLM) -> None:
         fake_llm.fail_next(1, "418")
 
 
-def test_the_server_sustains_many_connections_and_high_throughput() -> None:
-    with server_process() as url:
-        seconds = asyncio.run(hammer(url, 32, 100))
-        assert 3200 / seconds >= 1000  # requests per second, no latency
+def test_the_server_sustains_many_connections() -> None:
+    # Throughput is measured by `python -m tests.fakes.benchmark`; here only concurrency:
+    # 64 calls are in flight at once, not one after another.
     with server_process("--latency-ms", "50") as url:
-        seconds = asyncio.run(hammer(url, 64, 5))
+        asyncio.run(hammer(url, 64, 5))
         stats = json.loads(httpx.get(f"{url}/_stats").text)
     assert stats["max_in_flight"] == 64
     assert stats["calls"] == 320
-    assert seconds < 5 * 0.05 * 1.5  # 64 calls in flight at once, not one after another
