@@ -287,10 +287,7 @@ def run_cmd(
             err=True,
         )
         sys.exit(1)
-    assert outcome.comparison is not None
-    for model, summary in sorted(
-        outcome.comparison.summaries().items(), key=lambda kv: -(kv[1].average or 0)
-    ):
+    for model, summary in sorted(outcome.summaries.items(), key=lambda kv: -(kv[1].average or 0)):
         shown = f"{summary.average:.3f}" if summary.average is not None else "  -  "
         click.echo(
             f"  {shown}  {model}  ({summary.scored_prompts} scored, {summary.failed_prompts} failed)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -138,6 +139,12 @@ def _classify(endpoint: Endpoint, response: httpx.Response, url: str) -> wire.Re
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _parsed(url: str) -> httpx.URL:
+    """Parse each endpoint URL once (httpx re-parses a string URL on every request)."""
+    return httpx.URL(url)
+
+
 async def send(
     client: httpx.AsyncClient, endpoint: Endpoint, request: ChatRequest
 ) -> wire.Reply | Failure:
@@ -145,7 +152,9 @@ async def send(
     url, headers, body = wire.build(endpoint, request)
     try:
         async with asyncio.timeout(request.timeout_s):
-            response = await client.post(url, headers=headers, json=body, timeout=request.timeout_s)
+            response = await client.post(
+                _parsed(url), headers=headers, json=body, timeout=request.timeout_s
+            )
     except (TimeoutError, httpx.TimeoutException):
         where = display_url(url)
         return Failure("timeout", f"no answer from {where} within {request.timeout_s:g} s")

@@ -29,6 +29,7 @@ from engine.report.comparison import Comparison, cell_from_weval
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key, judge_request
 from engine.run.plan import CellPlan, RunPlan
 from engine.scoring.cells import CellScore, failed_cell, ordered_points
+from engine.scoring.summary import CellOutcome, ModelSummary, summarize_outcomes
 from engine.store.migrations import now
 from engine.store.store import Store, StoreWriter
 
@@ -64,13 +65,18 @@ class Progress:
 
 @dataclass
 class RunOutcome:
-    """How a run ended."""
+    """How a run ended.
+
+    `comparison` is assembled (and written to `path`) only when the run has an `out_dir`;
+    `summaries` (per-model averages) are always there for a completed run.
+    """
 
     status: str
     comparison: Comparison | None
     path: Path | None
     progress: Progress
     error: str | None = None
+    summaries: dict[str, ModelSummary] = field(default_factory=dict)
 
 
 def replay_rows(path: str) -> dict[str, dict[str, Any]]:
@@ -290,7 +296,8 @@ class _Runner:
                 )
                 return
             final = str(history[generated[-1]]["content"]) if generated else ""
-            evidence = Evidence(
+            # Every value is built here with its declared type: skip re-validation (hot path).
+            evidence = Evidence.model_construct(
                 prompt_id=cell.prompt.id,
                 model_id=cell.model_id,
                 text="\n\n".join(str(history[i]["content"]) for i in generated),
@@ -430,15 +437,27 @@ class _Runner:
             )
             self.store.set_run_status(self.run_id, status, error)
             return RunOutcome(status, None, None, p, error)
-        comparison = comparison_from_rows(self.blueprint, rows)
-        path = comparison.write(self.options.out_dir) if self.options.out_dir else None
-        summary = {m: s.model_dump() for m, s in comparison.summaries().items()}
+        weights = {pr.id: pr.weight for pr in self.blueprint.prompts}
+        summaries = summarize_outcomes(
+            (
+                CellOutcome(
+                    str(r["model_id"]), str(r["prompt_id"]), r["score"], r["status"] == "failed"
+                )
+                for r in rows
+            ),
+            weights,
+        )
+        comparison = path = None
+        if self.options.out_dir is not None:  # the full comparison only when it is written
+            comparison = comparison_from_rows(self.blueprint, rows)
+            path = comparison.write(self.options.out_dir)
+        summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.execute(
             "UPDATE runs SET comparison_path=?, summary=? WHERE id=?",
             (str(path) if path else None, json.dumps(summary), self.run_id),
         )
         self.store.set_run_status(self.run_id, "completed")
-        return RunOutcome("completed", comparison, path, p)
+        return RunOutcome("completed", comparison, path, p, summaries=summaries)
 
 
 _NETWORK_FUNCTIONS = frozenset({"call", "external", "factcheck"})

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.scoring.cells import CellScore
 
-__all__ = ["ModelSummary", "sample_stddev", "summarize_models"]
+__all__ = ["CellOutcome", "ModelSummary", "sample_stddev", "summarize_models", "summarize_outcomes"]
 
 
 class ModelSummary(BaseModel):
@@ -35,11 +36,33 @@ def sample_stddev(values: list[float]) -> float | None:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
 
 
+class CellOutcome(NamedTuple):
+    """What a summary needs of one cell."""
+
+    model_id: str
+    prompt_id: str
+    score: float | None
+    failed: bool
+
+
 def summarize_models(
     cells: Iterable[CellScore], prompt_weights: Mapping[str, float | None]
 ) -> dict[str, ModelSummary]:
     """Summarize each model: `Σ(score × w) / Σ w` over prompts with a score (w defaults to 1)."""
-    by_model: dict[str, list[CellScore]] = {}
+    return summarize_outcomes(
+        (
+            CellOutcome(c.model_id, c.prompt_id, c.score, c.error is not None and not c.assessments)
+            for c in cells
+        ),
+        prompt_weights,
+    )
+
+
+def summarize_outcomes(
+    cells: Iterable[CellOutcome], prompt_weights: Mapping[str, float | None]
+) -> dict[str, ModelSummary]:
+    """`summarize_models` over bare (model, prompt, score, failed) records, e.g. stored rows."""
+    by_model: dict[str, list[CellOutcome]] = {}
     for cell in cells:
         by_model.setdefault(cell.model_id, []).append(cell)
     out: dict[str, ModelSummary] = {}
@@ -57,8 +80,8 @@ def summarize_models(
             average=average,
             stddev=sample_stddev(values),
             scored_prompts=len(scored),
-            failed_prompts=sum(1 for c in group if c.error is not None and not c.assessments),
-            unscored_prompts=sum(1 for c in group if c.score is None and c.assessments),
+            failed_prompts=sum(1 for c in group if c.failed),
+            unscored_prompts=sum(1 for c in group if c.score is None and not c.failed),
             minimum=min(values) if values else None,
             maximum=max(values) if values else None,
         )
