@@ -40,6 +40,9 @@ _FIELDS_SET: Final = set(PointAssessment.model_fields)
 _new = object.__new__
 _set = object.__setattr__
 _plans: dict[int, tuple[Point, dict[str, Any]]] = {}
+_UNCHECKED: Final = object()
+_arg_problems: dict[int, Any] = {}  # id(point) -> the argument problem (None when valid)
+_arg_points: dict[int, Point] = {}  # id(point) -> the point (guards against reused ids)
 
 
 def _static_fields(point: Point) -> dict[str, Any]:
@@ -211,7 +214,20 @@ def _evaluate(point: Point, ctx: CheckContext) -> PointAssessment:
         error = f"Unknown point function: '{name}'"
         return _errored(point, error, f"Error: {error}")
     try:
-        result = check(ctx.evidence.text, point.args, ctx, point.has_args)
+        # A point's arguments never change: validate them once per point, not per response.
+        problem = _arg_problems.get(id(point), _UNCHECKED)
+        if problem is _UNCHECKED or _arg_points.get(id(point)) is not point:
+            if len(_arg_problems) >= 8192:
+                _arg_problems.clear()
+                _arg_points.clear()
+            problem = None if check.typed else check.arg_error(point.args, point.has_args)
+            _arg_problems[id(point)] = problem
+            _arg_points[id(point)] = point
+        result = (
+            {"error": problem}
+            if problem is not None
+            else check.fn(ctx.evidence.text, point.args, ctx)
+        )
         return convert_result(point, result)
     except Exception as exc:  # a failing check is a result, never an exception
         message = str(exc) or type(exc).__name__
