@@ -10,12 +10,13 @@ What it does:
 2. Times `blueprint studio --port N` from start to a healthy `/_stcore/health`.
 3. Times, in headless Chromium, opening `/results?run=<id>` in a new tab: "scores on
    screen" is when the page says "Prompts 1–20 of 100" and the leaderboard (every model's
-   average, spread, counts and cost) is drawn;
-   "heatmap chart drawn" is when the Plotly heatmap is on screen too (Plotly's 4.7 MB
-   bundle is parsed on each page load, about 1.2 s on a 2-core machine). The first open
-   starts with an empty browser cache and fills the studio's cache of completed runs.
+   average, spread, counts and cost) is drawn; "page drawn" is when the prompt × model
+   heatmap (a colour-coded data grid of the first 20 prompts × 10 models) has its cells too.
+   The page needs no Plotly (its 4.7 MB bundle costs ~1.2 s to parse): the explanation
+   chart loads only when its tab is opened. The first open starts with an empty browser
+   cache and fills the studio's cache of completed runs.
 
-Targets: start <= 5 s, scores on screen <= 2 s.
+Targets: start <= 5 s, results page drawn <= 2 s.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def make_run(home: Path, fake: FakeLLM, prompts: int, models: int) -> tuple[str,
 
 @dataclass
 class Draw:
-    """When a results page showed its scores, and when its heatmap chart was drawn."""
+    """When a results page showed its scores, and when the whole page (heatmap) was drawn."""
 
     scores_s: float
     chart_s: float
@@ -94,7 +95,8 @@ SCORES_JS = (
     "() => document.querySelectorAll('[data-testid=\"stMarkdownContainer\"] table td').length >= 10"
 )
 CHART_JS = (
-    "() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"] .main-svg').length >= 1"
+    '() => document.querySelectorAll(\'[data-testid="stDataFrame"] td[role="gridcell"]\')'
+    ".length >= 20"
 )
 
 
@@ -162,13 +164,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"blueprint studio start -> healthy: {start_s:.2f} s (target <= {START_TARGET_S:.0f} s)")
     print(
         f"results page, first open (empty browser cache, fills the studio's run cache): "
-        f"scores on screen {first.scores_s:.2f} s, heatmap chart drawn {first.chart_s:.2f} s"
+        f"scores on screen {first.scores_s:.2f} s, page drawn (heatmap cells) {first.chart_s:.2f} s"
     )
     print(
         f"results page, new tabs afterwards (median of {len(later)}): scores on screen "
-        f"{scores:.2f} s (target <= {RESULTS_TARGET_S:.0f} s), heatmap chart drawn {chart:.2f} s"
+        f"{scores:.2f} s, page drawn (heatmap cells) {chart:.2f} s (target <= "
+        f"{RESULTS_TARGET_S:.0f} s)"
     )
-    ok = start_s <= START_TARGET_S and scores <= RESULTS_TARGET_S
+    ok = start_s <= START_TARGET_S and chart <= RESULTS_TARGET_S
     print("targets met" if ok else "TARGETS MISSED")
     return 0 if ok else 1
 

@@ -1,4 +1,4 @@
-"""Plotly figures of results: the prompt × model heatmap and explain-my-score.
+"""Figures of results: the prompt × model heatmap table and explain-my-score (Plotly).
 
 Every label that may come from a blueprint or a model is HTML-escaped (Plotly reads a few
 HTML tags, such as links, in text) and shortened. The explanation figure and
@@ -12,7 +12,9 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import pandas as pd
 import plotly.graph_objects as go
+from pandas.io.formats.style import Styler
 
 from engine.scoring import GroupExplanation, PathExplanation, PointLine, ScoreExplanation
 from studio.resultdata import path_names
@@ -24,8 +26,9 @@ __all__ = [
     "explanation_bars",
     "explanation_figure",
     "explanation_steps",
-    "heatmap_figure",
+    "heatmap_table",
     "plot_text",
+    "score_colour",
 ]
 
 COLORS = {
@@ -37,8 +40,6 @@ COLORS = {
     "final": "#e6550d",
 }
 """Bar colors of the explanation figure, by kind of bar."""
-
-_SCALE = [[0.0, "#d73027"], [0.5, "#fee08b"], [1.0, "#1a9850"]]
 
 
 def plot_text(text: str | None, limit: int = 60) -> str:
@@ -61,13 +62,28 @@ def _weight(w: float) -> str:
 # --- leaderboard and heatmap ------------------------------------------------------------
 
 
-def heatmap_figure(
+def score_colour(value: float | None) -> str:
+    """The background of a heatmap cell: red (0) through yellow to green (1); grey if none."""
+    if value is None:
+        return "#eeeeee"
+    v = max(0.0, min(1.0, value))
+    if v < 0.5:  # red -> yellow
+        r, g, b = 215, int(48 + (212 - 48) * v * 2), 39
+    else:  # yellow -> green
+        r, g, b = int(215 - (215 - 26) * (v - 0.5) * 2), int(212 - (212 - 152) * (v - 0.5) * 2), 39
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def heatmap_table(
     prompts: Sequence[str],
     models: Sequence[str],
     scores: Sequence[Sequence[float | None]],
     statuses: Sequence[Sequence[str]] | None = None,
-) -> go.Figure:
-    """A prompt (rows) × model (columns) heatmap of scores, each cell labelled.
+) -> Styler:
+    """A prompt (rows) × model (columns) heatmap as a colour-coded table.
+
+    A table, not a chart, so the results page draws without loading Plotly (about 1.2 s of
+    parsing per page on a 2-core machine); the values are the labels shown in each cell.
 
     Args:
         prompts: Row labels (prompt ids), top to bottom.
@@ -86,29 +102,23 @@ def heatmap_figure(
                 status = statuses[i][j] if statuses is not None else "missing"
                 out.append(words.get(status, "–"))
         labels.append(out)
-    fig = go.Figure(
-        go.Heatmap(
-            z=[[v if v is not None else None for v in row] for row in scores],
-            x=[plot_text(m, 30) for m in models],
-            y=[plot_text(p, 40) for p in prompts],
-            zmin=0,
-            zmax=1,
-            colorscale=_SCALE,
-            text=labels,
-            texttemplate="%{text}",
-            hovertemplate="%{y} × %{x}: %{text}<extra></extra>",
-            colorbar={"title": "score", "thickness": 12},
-            xgap=2,
-            ygap=2,
-        )
+    frame = pd.DataFrame(labels, index=list(prompts), columns=_unique(models))
+    colours = pd.DataFrame(
+        [[f"background-color: {score_colour(v)}; color: #111111" for v in row] for row in scores],
+        index=frame.index,
+        columns=frame.columns,
     )
-    fig.update_layout(
-        yaxis={"autorange": "reversed", "type": "category"},
-        xaxis={"side": "top", "type": "category"},
-        height=90 + 30 * max(len(prompts), 1),
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-    )
-    return fig
+    return frame.style.apply(lambda _: colours, axis=None)
+
+
+def _unique(names: Sequence[str]) -> list[str]:
+    """Column names made unique (two models may share a display name)."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
 
 
 # --- explain-my-score -------------------------------------------------------------------

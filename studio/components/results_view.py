@@ -191,15 +191,15 @@ def prompts_overview(results: Results) -> list[str]:
             f"Prompts {first}–{first + len(page_ids) - 1} of {total}. Each cell is one model's "
             "score on one prompt (1 = every point met); “failed” means no answer was generated."
         )
-    st.plotly_chart(
-        figures.heatmap_figure(
+    st.dataframe(
+        figures.heatmap_table(
             page_ids,
             [results.names[m] for m in results.models],
             results.matrix(page_ids),
             results.status_matrix(page_ids),
         ),
-        config={"displayModeBar": False, "staticPlot": True},
-        key="heatmap-chart",
+        key="heatmap-table",
+        height=min(40 + 35 * len(page_ids), 760),
     )
     return page_ids
 

@@ -84,16 +84,30 @@ def test_nothing_scored_explains_itself():
 
 
 def test_heatmap_labels_scores_and_gaps():
-    fig = figures.heatmap_figure(
+    table = figures.heatmap_table(
         ["p1", "p2"],
         ["model-a", "model-b"],
         [[0.5, None], [1.0, None]],
         [["scored", "failed"], ["scored", "missing"]],
     )
-    (heat,) = fig.data
-    assert list(heat.x) == ["model-a", "model-b"]
-    assert [list(r) for r in heat.text] == [["0.50", "failed"], ["1.00", "…"]]
-    assert (heat.zmin, heat.zmax) == (0, 1)
+    frame = table.data
+    assert list(frame.columns) == ["model-a", "model-b"]
+    assert frame.values.tolist() == [["0.50", "failed"], ["1.00", "…"]]
+    html_text = table.to_html()
+    assert figures.score_colour(1.0) in html_text and figures.score_colour(0.5) in html_text
+    assert figures.score_colour(None) in html_text
+
+
+def test_heatmap_colours_run_from_red_to_green():
+    assert figures.score_colour(0.0) == "#d73027"
+    assert figures.score_colour(1.0) == "#1a9827"
+    assert figures.score_colour(None) == "#eeeeee"
+    assert figures.score_colour(7) == figures.score_colour(1.0)  # clamped
+
+
+def test_duplicate_model_names_stay_separate_columns():
+    table = figures.heatmap_table(["p"], ["m", "m"], [[1.0, 0.0]])
+    assert list(table.data.columns) == ["m", "m (2)"]
 
 
 def test_labels_from_users_are_escaped_for_plotly():
@@ -101,5 +115,8 @@ def test_labels_from_users_are_escaped_for_plotly():
         figures.plot_text('<a href="javascript:x">hi</a>')
         == '&lt;a href="javascript:x"&gt;hi&lt;/a&gt;'
     )
-    fig = figures.heatmap_figure(["<b>p</b>"], ["<img src=x>"], [[1.0]])
-    assert "<" not in fig.data[0].y[0] and "<" not in fig.data[0].x[0]
+    # The heatmap table goes to st.dataframe, whose grid draws text on a canvas: labels are
+    # kept literally (shown as typed), never interpreted as HTML.
+    table = figures.heatmap_table(["<b>p</b>"], ["<img src=x>"], [[1.0]])
+    assert table.data.index.tolist() == ["<b>p</b>"]
+    assert table.data.columns.tolist() == ["<img src=x>"]

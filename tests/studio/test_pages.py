@@ -230,15 +230,19 @@ def test_results_of_a_shared_link(or_paths_run):
         "Prompts × models",
         "Look closer at one prompt",
     ]
-    assert len(at.get("plotly_chart")) == 1  # the heatmap; the open tab is the point grid
+    assert (
+        len(at.get("plotly_chart")) == 0
+    )  # the heatmap is a table; the open tab is the point grid
+    heat = at.dataframe[0].value
+    assert list(heat.columns) == ["openai:fake-a", "openai:fake-b"]
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     assert "| 1 | openai:fake-a | **1.000** | ████████ |" in board
     assert "| 2 | openai:fake-b | **1.000** |" in board
-    grid = at.dataframe[0].value
+    grid = at.dataframe[1].value
     assert list(grid["Group"]) == ["Path 1", "Required", "Path 1", "Path 2", "Path 2"]
     at.session_state["res_tab"] = "Why this score"
     at.run()
-    assert len(at.get("plotly_chart")) == 2  # heatmap and the explanation
+    assert len(at.get("plotly_chart")) == 1  # the explanation
     steps = [t for t in texts(at, "text") if t.startswith("Final score")]
     assert steps == ["Final score: (1.000 + 1.000) / 2 = 1.0000 -> 1.00"]
     assert any(f"/results?run={run_id}`" in m for m in texts(at, "markdown"))
