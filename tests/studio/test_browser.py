@@ -219,8 +219,11 @@ def test_the_downloaded_report_opens_offline_with_the_scores(
         pytest.skip("needs the run made by test_run_two_models_and_read_the_results")
     page.goto(f"{studio.url}/results?run={RUN['id']}")
     page.get_by_role("heading", name="Leaderboard").wait_for()
-    with page.expect_download() as info:
-        page.get_by_role("button", name="Download report (HTML)").click()
+    button = page.get_by_role("button", name="Download report (HTML)")
+    button.wait_for()
+    expect(button).to_be_enabled()
+    with page.expect_download(timeout=30_000) as info:
+        button.click()
     report = tmp_path / "report.html"
     info.value.save_as(report)
     offline = browser.new_context(offline=True, java_script_enabled=True)
@@ -228,8 +231,8 @@ def test_the_downloaded_report_opens_offline_with_the_scores(
         view = offline.new_page()
         requests: list[str] = []
         view.on("request", lambda r: requests.append(r.url))
-        view.goto(report.as_uri())
-        assert view.title() == "Two good ways to answer: results"
+        view.goto(report.as_uri(), wait_until="load")
+        expect(view).to_have_title("Two good ways to answer: results")
         table = view.locator("table").first
         assert "openai:fake-a" in table.inner_text() and "1.000" in table.inner_text()
         assert "0.750" in table.inner_text()
