@@ -85,6 +85,11 @@ class PointAssessment(BaseModel):
         default=None, description="Consensus judge id (text points)."
     )
     individual_judgements: list[IndividualJudgement] | None = Field(default=None)
+    judge_spread: float | None = Field(
+        default=None,
+        description="Population standard deviation of the judges' scores (text points with "
+        "two or more judges); above 0.3 the judges disagree.",
+    )
     findings: list[Finding] = Field(default_factory=list)
     evidence: list[EvidenceRef] = Field(default_factory=list)
 
@@ -122,6 +127,8 @@ class PointAssessment(BaseModel):
                 }
                 for j in self.individual_judgements
             ]
+        if self.judge_spread is not None:
+            out["judgeSpread"] = self.judge_spread
         out["isInverted"] = self.is_inverted
         out["pathId"] = self.path_id
         out["error"] = self.error
@@ -154,6 +161,9 @@ class PointAssessment(BaseModel):
             citation=data.get("citation"),
             kind="function" if text.startswith("Function: ") else "text",
             judge_model_id=data.get("judgeModelId"),
+            judge_spread=float(data["judgeSpread"])
+            if isinstance(data.get("judgeSpread"), int | float)
+            else None,
             individual_judgements=[
                 IndividualJudgement(
                     judge_model_id=str(j.get("judgeModelId", "")),

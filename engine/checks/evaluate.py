@@ -67,6 +67,7 @@ def _static_fields(point: Point) -> dict[str, Any]:
                 "fn": point.fn,
                 "judge_model_id": None,
                 "individual_judgements": None,
+                "judge_spread": None,
                 "findings": None,
                 "evidence": None,
             },

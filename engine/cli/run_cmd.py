@@ -287,10 +287,15 @@ def run_cmd(
             err=True,
         )
         sys.exit(1)
+    totals = store.model_totals(run_id)
     for model, summary in sorted(outcome.summaries.items(), key=lambda kv: -(kv[1].average or 0)):
         shown = f"{summary.average:.3f}" if summary.average is not None else "  -  "
+        t = totals.get(model, {})
         click.echo(
-            f"  {shown}  {model}  ({summary.scored_prompts} scored, {summary.failed_prompts} failed)"
+            f"  {shown}  {model}  ({summary.scored_prompts} scored, {summary.failed_prompts} "
+            f"failed; {int(t.get('input_tokens', 0)):,} tokens in, "
+            f"{int(t.get('output_tokens', 0)):,} out; ${t.get('cost_usd', 0):.4f}; "
+            f"{t.get('latency_ms', 0) / 1000:.2f} s per answer)"
         )
     if outcome.path:
         click.echo(f"wrote {outcome.path}")

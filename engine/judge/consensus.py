@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -214,6 +215,12 @@ class ConsensusJudge:
             reflection += f"\n\nWARNING: {error}"
         elif used_backup:
             reflection += "\n\nNOTE: Backup judge was used to supplement failed primary judges."
+        scores = [j.score for _, j in successes]
+        spread = (
+            js_round(math.sqrt(sum((x - average) ** 2 for x in scores) / len(scores)), 3)
+            if len(scores) >= 2
+            else None
+        )
         extent = js_round(average, 2)
         if point.inverted:
             extent = 1 - extent
@@ -225,6 +232,7 @@ class ConsensusJudge:
             error=error,
             status="scored",
             judge_model_id="consensus(" + ", ".join(s.label for s, _ in successes) + ")",
+            judge_spread=spread,
             individual_judgements=[
                 IndividualJudgement(
                     judge_model_id=spec.label, coverage_extent=j.score, reflection=j.reflection

@@ -30,6 +30,7 @@ from engine.store.migrations import migrate, now
 __all__ = ["RunRecord", "Store", "StoreWriter", "new_run_id"]
 
 STALE_AFTER_S = 15.0
+_TOTALS = ("cells", "input_tokens", "output_tokens", "cost_usd", "latency_ms")
 
 
 def new_run_id() -> str:
@@ -257,6 +258,16 @@ class Store:
         for row in rows:
             out.setdefault(str(row["base_model"]), {})[str(row["status"])] = int(row["n"])
         return out
+
+    def model_totals(self, run_id: str) -> dict[str, dict[str, float]]:
+        """Return per effective model: cells, tokens in/out, cost (USD) and mean latency (ms)."""
+        rows = self.query(
+            "SELECT model_id, COUNT(*) AS cells, SUM(input_tokens) AS input_tokens, "
+            "SUM(output_tokens) AS output_tokens, SUM(cost_usd) AS cost_usd, "
+            "AVG(latency_ms) AS latency_ms FROM cells WHERE run_id=? GROUP BY model_id",
+            (run_id,),
+        )
+        return {str(r["model_id"]): {k: float(r[k] or 0) for k in _TOTALS} for r in rows}
 
     def calls(self, run_id: str) -> dict[str, dict[str, Any]]:
         """Return the finished calls of a run by key (used to resume without repeating)."""

@@ -307,3 +307,14 @@ def test_agreement_block():
         ]
     )
     assert single is None
+
+
+def test_per_point_spread_of_the_judges():
+    judges = [JudgeSpec("a:1"), JudgeSpec("a:2")]
+    assessments, *_ = judge_cell(
+        judges, {"a:1": answer("CLASS_EXACT"), "a:2": answer("CLASS_UTTERLY_UNMET")}
+    )
+    assert assessments[0].judge_spread == 0.5
+    assert assessments[0].to_weval()["judgeSpread"] == 0.5
+    single, *_ = judge_cell([JudgeSpec("a:1")], {"a:1": answer("CLASS_EXACT")})
+    assert single[0].judge_spread is None

@@ -233,6 +233,10 @@ def test_cli_run_prints_the_run_line_first_and_writes_the_comparison(env, tmp_pa
     assert first.endswith(f"/results?run={run_id}")
     assert len(list((tmp_path / "out").glob("*_comparison.json"))) == 1
     assert Store().get_run(run_id).status == "completed"
+    assert "openai:fake-a[temp:0]  (2 scored, 0 failed;" in out.stdout
+    totals = Store().model_totals(run_id)
+    assert set(totals) == {"openai:fake-a[temp:0]", "anthropic:fake-b[temp:0]"}
+    assert all(t["cells"] == 2 and t["input_tokens"] > 0 for t in totals.values())
 
 
 def test_cli_plan_shows_calls_and_problems(env, tmp_path):
