@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import sys
 
-import yaml
-
-from bench.common import generated_blueprint, median_seconds, shared_corpus
-from engine.blueprint.source import gc_paused
+from bench.common import against_bare_yaml, generated_blueprint, shared_corpus
 from engine.lint import lint
 from engine.settings import Settings
 
@@ -22,22 +19,10 @@ SETTINGS = Settings()
 def measure(name: str, text: str, target_s: float) -> bool:
     """Print one row and return whether the target was met."""
     found = lint(text, settings=SETTINGS)
-    ours = median_seconds(lambda: lint(text, settings=SETTINGS))
-    bare = median_seconds(lambda: list(yaml.load_all(text, Loader=yaml.CSafeLoader)))
-
-    def bare_paused() -> None:
-        with gc_paused():
-            list(yaml.load_all(text, Loader=yaml.CSafeLoader))
-
-    fair = median_seconds(bare_paused)
-    ok = ours <= target_s
-    print(
-        f"{name:<30} lint {ours * 1000:7.1f} ms | bare CSafeLoader {bare * 1000:7.1f} ms "
-        f"(ratio {ours / bare:3.1f}x) | bare with GC paused as ours {fair * 1000:7.1f} ms "
-        f"(ratio {ours / fair:3.1f}x) | {len(found)} diagnostics | "
-        f"target <= {target_s * 1000:.0f} ms {'OK' if ok else 'MISSED'}"
+    note = f" | {len(found)} diagnostics"
+    return against_bare_yaml(
+        name, "lint", lambda: lint(text, settings=SETTINGS), text, target_s, note
     )
-    return ok
 
 
 def main() -> int:

@@ -9,30 +9,13 @@ from __future__ import annotations
 
 import sys
 
-import yaml
-
-from bench.common import generated_blueprint, median_seconds, shared_corpus
+from bench.common import against_bare_yaml, generated_blueprint, shared_corpus
 from engine.blueprint import parse_blueprint
-from engine.blueprint.source import gc_paused
 
 
 def measure(name: str, text: str, target_s: float) -> bool:
     """Print one row and return whether the target was met."""
-    ours = median_seconds(lambda: parse_blueprint(text))
-    bare = median_seconds(lambda: list(yaml.load_all(text, Loader=yaml.CSafeLoader)))
-
-    def bare_paused() -> None:
-        with gc_paused():
-            list(yaml.load_all(text, Loader=yaml.CSafeLoader))
-
-    fair = median_seconds(bare_paused)
-    ok = ours <= target_s
-    print(
-        f"{name:<30} ours {ours * 1000:7.1f} ms | bare CSafeLoader {bare * 1000:7.1f} ms "
-        f"(ratio {ours / bare:3.1f}x) | bare with GC paused as ours {fair * 1000:7.1f} ms "
-        f"(ratio {ours / fair:3.1f}x) | target <= {target_s * 1000:.0f} ms {'OK' if ok else 'MISSED'}"
-    )
-    return ok
+    return against_bare_yaml(name, "ours", lambda: parse_blueprint(text), text, target_s)
 
 
 def main() -> int:

@@ -118,6 +118,12 @@ def plan(store: Store, text: str, source: str | None, choice: RunChoice) -> Prep
     Raises:
         BlueprintError: The blueprint cannot be parsed.
     """
+    return _prepare_choice(store, text, source, choice, record=False)
+
+
+def _prepare_choice(
+    store: Store, text: str, source: str | None, choice: RunChoice, *, record: bool
+) -> PreparedRun:
     return prepare(
         store,
         text,
@@ -126,7 +132,7 @@ def plan(store: Store, text: str, source: str | None, choice: RunChoice) -> Prep
         judges=choice.judges,
         judge=choice.judge,
         options=choice.options(),
-        record=False,
+        record=record,
     )
 
 
@@ -139,16 +145,7 @@ def start(store: Store, text: str, source: str | None, choice: RunChoice) -> Pre
     Raises:
         BlueprintError: The blueprint cannot be parsed.
     """
-    prepared = prepare(
-        store,
-        text,
-        source,
-        models=choice.models,
-        judges=choice.judges,
-        judge=choice.judge,
-        options=choice.options(),
-        record=True,
-    )
+    prepared = _prepare_choice(store, text, source, choice, record=True)
     if prepared.run_id is not None and not prepared.problems:
         run_in_thread(prepared.run_id, prepared.plan, store, prepared.options)
     return prepared

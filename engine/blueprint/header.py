@@ -6,8 +6,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from engine.blueprint.source import Span, span_of_item, span_of_key, span_of_value
-from engine.errors import BlueprintError
+from engine.blueprint.source import Span, positioned, span_of_item, span_of_key, span_of_value
 from engine.jsvalues import UNDEFINED, js_json_stringify, js_truthy, js_typeof
 
 __all__ = ["RENDER_MODES", "normalize_header", "valid_url", "validate_external_services"]
@@ -15,15 +14,6 @@ __all__ = ["RENDER_MODES", "normalize_header", "valid_url", "validate_external_s
 RENDER_MODES = ("markdown", "html", "plaintext")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
 _SPECIAL = {"http", "https", "ws", "wss", "ftp"}
-
-
-def _fail(message: str, span: Span | None, upstream: str) -> BlueprintError:
-    return BlueprintError(
-        message,
-        line=span.line if span else None,
-        column=span.column if span else None,
-        upstream=upstream,
-    )
 
 
 def _first_truthy(obj: dict[str, Any], *keys: str) -> Any:
@@ -64,14 +54,14 @@ def _check_author(header: dict[str, Any]) -> None:
         name = author.get("name") if isinstance(author, dict) else None
         if not isinstance(name, str) or not name.strip():
             up = "Invalid 'author' object: missing 'name' string."
-            raise _fail(
+            raise positioned(
                 up + " Write `author: {name: Your Name, url: ...}` or `author: Your Name`.",
                 span,
                 up,
             )
         return
     up = "Invalid 'author' field: must be a string or an object with 'name'."
-    raise _fail(up + " For example `author: Jane Doe`.", span, up)
+    raise positioned(up + " For example `author: Jane Doe`.", span, up)
 
 
 def _normalize_references(header: dict[str, Any], out: dict[str, Any]) -> None:
@@ -97,7 +87,7 @@ def _normalize_references(header: dict[str, Any], out: dict[str, Any]) -> None:
             title = ref.get("title") if js_truthy(ref.get("title")) else ref.get("name")
             if not isinstance(title, str) or not title.strip():
                 up = "Invalid 'reference'/'citation' object: missing 'title' or 'name' string."
-                raise _fail(
+                raise positioned(
                     up + " Write `- {title: Source name, url: https://...}`.", item_span, up
                 )
             entry: dict[str, Any] = {"title": title}
@@ -109,7 +99,7 @@ def _normalize_references(header: dict[str, Any], out: dict[str, Any]) -> None:
                 "Invalid 'reference'/'citation' field: must be a string, an object with "
                 "'title'/'name', or an array of these."
             )
-            raise _fail(
+            raise positioned(
                 up + " For example `references: [{title: Source, url: https://...}]`.",
                 item_span,
                 up,
@@ -126,7 +116,7 @@ def _check_models(header: dict[str, Any]) -> None:
     span = span_of_value(header, "models")
     if not isinstance(models, list):
         up = "The 'models' field must be an array of strings or custom model objects."
-        raise _fail(
+        raise positioned(
             up + " Write one model id per line: `models:\\n  - openai:gpt-4.1-mini`.", span, up
         )
     for i, model in enumerate(models):
@@ -138,7 +128,7 @@ def _check_model(model: Any, span: Span | None) -> None:
         return
     if not isinstance(model, dict):
         up = "Invalid model definition: must be a string or an object."
-        raise _fail(up + " Write a model id such as `openai:gpt-4.1-mini`.", span, up)
+        raise positioned(up + " Write a model id such as `openai:gpt-4.1-mini`.", span, up)
     mid = model.get("id")
     if not js_truthy(mid) or not isinstance(mid, str):
         up = (
@@ -149,28 +139,28 @@ def _check_model(model: Any, span: Span | None) -> None:
         if len(model) == 1:
             ((provider, name),) = model.items()
             hint = f" To name a model, write it as one string: `{provider}:{name}`."
-        raise _fail(up + "." + hint, span, up)
+        raise positioned(up + "." + hint, span, up)
     for field in ("url", "modelName", "inherit"):
         value = model.get(field)
         if not js_truthy(value) or not isinstance(value, str):
             up = f"Invalid custom model definition for '{mid}': '{field}' is required and must be a string."
-            raise _fail(up, span, up)
+            raise positioned(up, span, up)
     fmt = model.get("format", UNDEFINED)
     if js_truthy(fmt) and not isinstance(fmt, str):
         up = (
             f"Invalid custom model definition for '{mid}': 'format', if provided, must be a string."
         )
-        raise _fail(up, span, up)
+        raise positioned(up, span, up)
     if js_truthy(fmt) and fmt not in ("chat", "completions"):
         up = (
             f"Invalid custom model definition for '{mid}': 'format' must be either 'chat' or "
             f"'completions'. Found: '{fmt}'"
         )
-        raise _fail(up, span, up)
+        raise positioned(up, span, up)
     headers = model.get("headers", UNDEFINED)
     if js_truthy(headers) and not isinstance(headers, dict):
         up = f"Invalid custom model definition for '{mid}': 'headers', if provided, must be an object."
-        raise _fail(up, span, up)
+        raise positioned(up, span, up)
 
 
 def _check_tools(header: dict[str, Any]) -> None:
@@ -179,20 +169,22 @@ def _check_tools(header: dict[str, Any]) -> None:
         span = span_of_value(header, "tools")
         if not isinstance(tools, list):
             up = "The 'tools' field must be an array of tool definitions."
-            raise _fail(up + " Write `tools:\\n  - name: calculator`.", span, up)
+            raise positioned(up + " Write `tools:\\n  - name: calculator`.", span, up)
         for i, tool in enumerate(tools):
             if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
                 up = f"Invalid tool definition at index {i}: each tool must have a 'name' string."
-                raise _fail(up, span_of_item(tools, i) or span, up)
+                raise positioned(up, span_of_item(tools, i) or span, up)
     if "toolUse" in header:
         tool_use = header["toolUse"]
         span = span_of_value(header, "toolUse")
         if not isinstance(tool_use, dict):
             up = "The 'toolUse' field must be an object."
-            raise _fail(up + " For example `toolUse: {enabled: true, mode: trace-only}`.", span, up)
+            raise positioned(
+                up + " For example `toolUse: {enabled: true, mode: trace-only}`.", span, up
+            )
         if "mode" in tool_use and tool_use["mode"] != "trace-only":
             up = "The 'toolUse.mode' field, if provided, must be 'trace-only'."
-            raise _fail(
+            raise positioned(
                 up + f" Found '{tool_use['mode']}'. Write `mode: trace-only` (the model prints "
                 "TOOL_CALL lines that the $tool_* functions read).",
                 span_of_value(tool_use, "mode") or span,
@@ -200,12 +192,12 @@ def _check_tools(header: dict[str, Any]) -> None:
             )
         if "outputFormat" in tool_use and tool_use["outputFormat"] != "json-line":
             up = "The 'toolUse.outputFormat' field, if provided, must be 'json-line'."
-            raise _fail(up, span_of_value(tool_use, "outputFormat") or span, up)
+            raise positioned(up, span_of_value(tool_use, "outputFormat") or span, up)
         if "maxSteps" in tool_use:
             steps = tool_use["maxSteps"]
             if not isinstance(steps, int | float) or isinstance(steps, bool) or not steps >= 1:
                 up = "The 'toolUse.maxSteps' field, if provided, must be a positive number."
-                raise _fail(up, span_of_value(tool_use, "maxSteps") or span, up)
+                raise positioned(up, span_of_value(tool_use, "maxSteps") or span, up)
 
 
 def normalize_header(header: dict[str, Any]) -> dict[str, Any]:
@@ -231,7 +223,7 @@ def normalize_header(header: dict[str, Any]) -> dict[str, Any]:
     render_as = header.get("render_as", UNDEFINED)
     if js_truthy(render_as) and render_as not in RENDER_MODES:
         up = "Invalid global 'render_as' value. Must be one of: markdown, html, plaintext."
-        raise _fail(up, span_of_value(header, "render_as"), up)
+        raise positioned(up, span_of_value(header, "render_as"), up)
     return {k: v for k, v in out.items() if v is not UNDEFINED}
 
 
@@ -244,7 +236,9 @@ def validate_external_services(header: dict[str, Any]) -> None:
         span = span_of_key(services, name) or span_of_value(header, "externalServices")
         if not isinstance(service, dict) or not js_truthy(service.get("url")):
             up = f"External service '{name}' must have a 'url' field"
-            raise _fail(up + ", for example `url: https://checker.example.org/score`.", span, up)
+            raise positioned(
+                up + ", for example `url: https://checker.example.org/score`.", span, up
+            )
         url = service["url"]
         if not valid_url(url):
             up = f"External service '{name}' has invalid URL: {url}"
@@ -253,14 +247,14 @@ def validate_external_services(header: dict[str, Any]) -> None:
                 if isinstance(url, str) and "${" in url
                 else " Write a full address such as https://checker.example.org/score."
             )
-            raise _fail(up + "." + hint, span_of_value(service, "url") or span, up)
+            raise positioned(up + "." + hint, span_of_value(service, "url") or span, up)
         method = service.get("method", UNDEFINED)
         if js_truthy(method) and method not in ("GET", "POST", "PUT"):
             up = (
                 f"External service '{name}' has invalid method: {method}. Must be GET, POST, or PUT"
             )
-            raise _fail(up + ".", span_of_value(service, "method") or span, up)
+            raise positioned(up + ".", span_of_value(service, "method") or span, up)
         timeout = service.get("timeout_ms", UNDEFINED)
         if timeout is not UNDEFINED and (js_typeof(timeout) != "number" or not timeout > 0):
             up = f"External service '{name}' has invalid timeout_ms: {timeout}. Must be a positive number"
-            raise _fail(up + ".", span_of_value(service, "timeout_ms") or span, up)
+            raise positioned(up + ".", span_of_value(service, "timeout_ms") or span, up)

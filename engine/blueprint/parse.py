@@ -13,6 +13,7 @@ from engine.blueprint.source import (
     gc_paused,
     load_json_documents,
     load_yaml_documents,
+    positioned,
     span_of_item,
     span_of_value,
     without_key,
@@ -127,11 +128,7 @@ def _point_from_weval(
     """Build an evaluator point from a normalized (or raw `$ref`) point, as upstream's evaluator does."""
 
     def fail(message: str) -> BlueprintError:
-        return BlueprintError(
-            message,
-            line=span.line if span else None,
-            column=span.column if span else None,
-        )
+        return positioned(message, span)
 
     if isinstance(raw, str):
         return Point(text=raw, inverted=inverted, path=path, span=span)

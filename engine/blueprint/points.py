@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.blueprint.source import Span, span_of_item
+from engine.blueprint.source import Span, positioned, span_of_item
 from engine.errors import BlueprintError
 from engine.jsvalues import UNDEFINED, js_json_stringify, js_number_str, js_string, js_truthy
 
@@ -62,15 +62,6 @@ def _check_multiplier(value: Any, prompt_id: Any, span: Span | None) -> None:
         )
 
 
-def _fail(message: str, span: Span | None, upstream: str | None = None) -> BlueprintError:
-    return BlueprintError(
-        message,
-        line=span.line if span else None,
-        column=span.column if span else None,
-        upstream=upstream or message,
-    )
-
-
 def _normalize_object(exp: dict[str, Any], prompt_id: Any, span: Span | None) -> dict[str, Any]:
     """Normalize one object item (idiomatic `$fn`, full object, or citation shorthand)."""
     point: dict[str, Any] = {}
@@ -105,7 +96,7 @@ def _normalize_object(exp: dict[str, Any], prompt_id: Any, span: Span | None) ->
             f"Invalid point in prompt '{_pid(prompt_id)}': Point cannot have both 'text' and "
             f"'fn' defined. Found: {_found(exp)}"
         )
-        raise _fail(
+        raise positioned(
             upstream + ". A point is either judged text or a function: split it into two points.",
             span,
             upstream,
@@ -115,7 +106,7 @@ def _normalize_object(exp: dict[str, Any], prompt_id: Any, span: Span | None) ->
             f"Invalid point object in prompt '{_pid(prompt_id)}': Point must define 'text', a "
             f"function ('fn' or '$...'), or a 'Point: Citation' pair. Found: {_found(exp)}"
         )
-        raise _fail(
+        raise positioned(
             upstream + ". Write the criterion as text (`- point: ...`) or a function "
             "(`- $contains: ...`).",
             span,
@@ -123,7 +114,7 @@ def _normalize_object(exp: dict[str, Any], prompt_id: Any, span: Span | None) ->
         )
     if js_truthy(fn):
         if not isinstance(fn, str):
-            raise _fail(
+            raise positioned(
                 f"In prompt '{_pid(prompt_id)}', `fn` must be the name of a function written "
                 f"as text, not {_found(fn)}. For example `fn: contains`.",
                 span,
@@ -147,7 +138,7 @@ def _normalize_path(
             f"'{_pid(prompt_id)}'. Found: {_found(exp)}"
         )
         inner = span_of_item(exp, 0) or span
-        raise _fail(
+        raise positioned(
             upstream + ". An alternative path is one level of nesting (`- - point`); remove the "
             "extra brackets or dash.",
             inner,
@@ -167,7 +158,7 @@ def _normalize_path(
                 f"Nested arrays within alternative paths are not supported in prompt "
                 f"'{_pid(prompt_id)}'. Found: {_found(item)}"
             )
-            raise _fail(
+            raise positioned(
                 upstream + ". Each point of an alternative path must be a text or a function, "
                 "not another list.",
                 item_span,
@@ -182,7 +173,7 @@ def _normalize_path(
                 f"Invalid point format in alternative path in prompt '{_pid(prompt_id)}'. "
                 f"Point must be a string or object. Found: {_found(item)}"
             )
-            raise _fail(
+            raise positioned(
                 upstream + ". Write the point as text or as `$function: argument`.",
                 item_span,
                 upstream,
@@ -238,12 +229,12 @@ def normalize_point_list(
                 if not _nullish(exp)
                 else " Remove the empty `-` item."
             )
-            raise _fail(upstream + "." + hint, span, upstream)
+            raise positioned(upstream + "." + hint, span, upstream)
     return out, spans
 
 
 def _ref_error(message: str, span: Any) -> BlueprintError:
-    return _fail(message, span if isinstance(span, Span) else None)
+    return positioned(message, span if isinstance(span, Span) else None)
 
 
 def expand_refs(points: Any, spans: Any, defs: dict[str, Any], prompt_id: Any) -> Any:

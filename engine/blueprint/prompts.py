@@ -8,8 +8,7 @@ from typing import Any
 
 from engine.blueprint.header import RENDER_MODES
 from engine.blueprint.points import PointSpans, expand_refs, normalize_point_list
-from engine.blueprint.source import Span, span_of_item, span_of_key, span_of_value
-from engine.errors import BlueprintError
+from engine.blueprint.source import Span, positioned, span_of_item, span_of_key, span_of_value
 from engine.jsvalues import (
     UNDEFINED,
     js_json_stringify,
@@ -36,15 +35,6 @@ class NormalizedPrompt:
         self.message_spans: list[Span | None] = []
         self.point_spans: PointSpans = []
         self.should_not_spans: PointSpans = []
-
-
-def _fail(message: str, span: Span | None, upstream: str | None = None) -> BlueprintError:
-    return BlueprintError(
-        message,
-        line=span.line if span else None,
-        column=span.column if span else None,
-        upstream=upstream or message,
-    )
 
 
 def _id(p: dict[str, Any]) -> str:
@@ -74,7 +64,7 @@ def _messages(p: dict[str, Any], out: NormalizedPrompt) -> list[Any] | None:
             return [{"role": "user", "content": source}]
         return None
     if not isinstance(raw, list):
-        raise _fail(
+        raise positioned(
             f"In prompt '{_id(p)}', `messages` must be a list of turns, for example "
             "`messages:\\n  - user: Hello\\n  - assistant: null`.",
             span,
@@ -84,7 +74,7 @@ def _messages(p: dict[str, Any], out: NormalizedPrompt) -> list[Any] | None:
         msg_span = span_of_item(raw, index) or span
         out.message_spans.append(msg_span)
         if isinstance(msg, list):
-            raise _fail(
+            raise positioned(
                 f"Message {index} in prompt '{_id(p)}' is a list; write each turn as "
                 "`- user: ...` or `- role: user` with `content: ...`.",
                 msg_span,
@@ -101,11 +91,11 @@ def _messages(p: dict[str, Any], out: NormalizedPrompt) -> list[Any] | None:
                     f"'assistant', 'ai', 'system'). Invalid message at index {index} in prompt "
                     f"'{_id(p)}'. Found: {js_json_stringify(msg)}"
                 )
-                raise _fail(up + ". Put each turn on its own `- ` line.", msg_span, up)
+                raise positioned(up + ". Put each turn on its own `- ` line.", msg_span, up)
             role = keys[0]
             if role not in _SHORTHAND_ROLES:
                 up = f"Invalid role '{role}' in message at index {index} in prompt '{_id(p)}'."
-                raise _fail(up + " Use user, assistant (or ai) or system.", msg_span, up)
+                raise positioned(up + " Use user, assistant (or ai) or system.", msg_span, up)
             messages.append({"role": "assistant" if role == "ai" else role, "content": msg[role]})
         else:
             messages.append(msg)
@@ -126,14 +116,14 @@ def _citation(p: dict[str, Any], out: dict[str, Any]) -> None:
             title = value.get("title") if js_truthy(value.get("title")) else value.get("name")
         if not isinstance(title, str) or not title.strip():
             up = f"Invalid 'citation'/'reference' object in prompt '{_id(p)}': missing 'title' or 'name' string."
-            raise _fail(up + " Write `citation: {title: Source, url: https://...}`.", span, up)
+            raise positioned(up + " Write `citation: {title: Source, url: https://...}`.", span, up)
         out["citation"] = value
     else:
         up = (
             f"Invalid 'citation'/'reference' field in prompt '{_id(p)}': must be a string or an "
             "object with 'title'/'name'."
         )
-        raise _fail(up, span, up)
+        raise positioned(up, span, up)
 
 
 def _is_number(value: Any) -> bool:
@@ -173,13 +163,15 @@ def normalize_prompt(
                 "be a string or null, not an array. Did you mean to use 'systems' (plural) at the "
                 "global config level instead?"
             )
-            raise _fail(up, span_of_value(p, "system"), up)
+            raise positioned(up, span_of_value(p, "system"), up)
         if system is not None and not isinstance(system, str):
             up = (
                 f"Invalid 'system' field in prompt '{_id_or_unknown(p)}': Must be a string or null. "
                 f"Found: {js_typeof(system)}"
             )
-            raise _fail(up + ". Put the system prompt in quotes.", span_of_value(p, "system"), up)
+            raise positioned(
+                up + ". Put the system prompt in quotes.", span_of_value(p, "system"), up
+            )
         data["system"] = system
 
     _citation(p, data)
@@ -198,7 +190,7 @@ def normalize_prompt(
                 f"Prompt weight must be a number between 0.1 and 10. Found {js_string(weight)}. "
                 f"Prompt ID: '{_id_or_unknown(p)}'"
             )
-            raise _fail(
+            raise positioned(
                 up + ". Use 1 for a normal prompt, up to 10 for the most important.",
                 span_of_value(p, weight_key),
                 up,
@@ -212,7 +204,7 @@ def normalize_prompt(
                 f"Invalid 'render_as' value on prompt '{_id_or_unknown(p)}'. Must be one of: "
                 "markdown, html, plaintext."
             )
-            raise _fail(up, span_of_value(p, "render_as"), up)
+            raise positioned(up, span_of_value(p, "render_as"), up)
         data["render_as"] = render_as
     else:
         global_render = header.get("render_as", UNDEFINED)
@@ -225,7 +217,7 @@ def normalize_prompt(
                 f"Prompt temperature must be a number. Found {js_typeof(temperature)}. "
                 f"Prompt ID: '{_id_or_unknown(p)}'"
             )
-            raise _fail(
+            raise positioned(
                 up + ". For example `temperature: 0.7`.", span_of_value(p, "temperature"), up
             )
         data["temperature"] = temperature
@@ -239,7 +231,9 @@ def normalize_prompt(
         if key in p:
             if not isinstance(p[key], list):
                 up = f"Prompt '{key}' must be an array. Prompt ID: '{_id_or_unknown(p)}'"
-                raise _fail(up + f". For example `{key}: [calculator]`.", span_of_value(p, key), up)
+                raise positioned(
+                    up + f". For example `{key}: [calculator]`.", span_of_value(p, key), up
+                )
             data[key] = p[key]
     if "maxCalls" in p:
         max_calls = p["maxCalls"]
@@ -248,7 +242,7 @@ def normalize_prompt(
                 f"Prompt 'maxCalls' must be a non-negative number. Found {js_string(max_calls)}. "
                 f"Prompt ID: '{_id_or_unknown(p)}'"
             )
-            raise _fail(up, span_of_value(p, "maxCalls"), up)
+            raise positioned(up, span_of_value(p, "maxCalls"), up)
         data["maxCalls"] = max_calls
 
     points_key = next((k for k in _POINT_KEYS if js_truthy(p.get(k))), None)

@@ -34,6 +34,7 @@ __all__ = [
     "gc_paused",
     "load_json_documents",
     "load_yaml_documents",
+    "positioned",
     "span_of_item",
     "span_of_key",
     "span_of_value",
@@ -353,6 +354,16 @@ class _Builder:
                             out.value_spans[key] = source.value_spans[key]
         self.building.discard(id(node))
         return out
+
+
+def positioned(message: str, span: Span | None, upstream: str | None = None) -> BlueprintError:
+    """A BlueprintError at `span` (when known); `upstream` is Weval's wording of the problem."""
+    return BlueprintError(
+        message,
+        line=span.line if span else None,
+        column=span.column if span else None,
+        upstream=upstream or message,
+    )
 
 
 def _error(node: Node, message: str) -> BlueprintError:
