@@ -39,7 +39,7 @@ def _fixed(score: float) -> str:
 _FIELDS_SET: Final = set(PointAssessment.model_fields)
 _new = object.__new__
 _set = object.__setattr__
-_plans: dict[int, tuple[Point, dict[str, Any]]] = {}
+_plans: dict[int, tuple[Point, dict[str, Any], str]] = {}
 _UNCHECKED: Final = object()
 _arg_problems: dict[int, Any] = {}  # id(point) -> the argument problem (None when valid)
 _arg_points: dict[int, Point] = {}  # id(point) -> the point (guards against reused ids)
@@ -47,6 +47,11 @@ _arg_points: dict[int, Point] = {}  # id(point) -> the point (guards against reu
 
 def _static_fields(point: Point) -> dict[str, Any]:
     """The assessment's fields in model order, those copied from the point filled in (cached)."""
+    return _plan(point)[1]
+
+
+def _plan(point: Point) -> tuple[Point, dict[str, Any], str]:
+    """(point, its static assessment fields, its default-reflection prefix), cached by id."""
     plan = _plans.get(id(point))
     if plan is None or plan[0] is not point:
         if len(_plans) >= 8192:
@@ -71,9 +76,10 @@ def _static_fields(point: Point) -> dict[str, Any]:
                 "findings": None,
                 "evidence": None,
             },
+            f"Function '{point.fn}' evaluated to ",
         )
         _plans[id(point)] = plan
-    return plan[1]
+    return plan
 
 
 def _assessment(
@@ -172,6 +178,23 @@ def convert_result(point: Point, result: Any) -> PointAssessment:
         point: The function point (its inversion, weight, path and citation are copied).
         result: A boolean, a number, `{score, explain}`, `{error}` or an `Outcome`.
     """
+    if result is True or result is False or type(result) is float:
+        score = 1.0 if result is True else 0.0 if result is False else result
+        if 0.0 <= score <= 1.0:  # the common case, built directly (NaN fails the test)
+            _, fields, prefix = _plan(point)
+            if point.inverted:
+                score = 1.0 - score
+            data = fields.copy()
+            data["coverage_extent"] = score
+            data["reflection"] = prefix + _fixed(score) + "."
+            data["findings"] = []
+            data["evidence"] = []
+            assessment = _new(PointAssessment)
+            _set(assessment, "__dict__", data)
+            _set(assessment, "__pydantic_fields_set__", _FIELDS_SET.copy())
+            _set(assessment, "__pydantic_extra__", None)
+            _set(assessment, "__pydantic_private__", None)
+            return assessment
     if isinstance(result, Outcome):
         score = result.score if result.status == "scored" else None
         if score is not None and math.isnan(score):

@@ -246,8 +246,32 @@ def _compile(pattern: str, flags: str) -> JsRegex | str:
         return _format(pattern, flags, exc.message)
     if parsed.has_backrefs or parsed.has_quantified_lookaround or set(flags) - {"i"}:
         return JsRegex(pattern, flags, None)
+    if "i" in flags and _ascii_foldable(parsed.tree):
+        # Only ASCII letters have case here, and JS's non-`u` case rule never maps non-ASCII
+        # onto ASCII: ASCII-only IGNORECASE is exact and much faster than [aA] classes.
+        compiled = regex.compile(_emit(parsed.tree, False), regex.ASCII | regex.IGNORECASE)
+        return JsRegex(pattern, flags, compiled)
     # regex.ASCII only affects \b and \B here: classes are always written out, no IGNORECASE.
     return JsRegex(pattern, flags, regex.compile(_emit(parsed.tree, "i" in flags), regex.ASCII))
+
+
+def _ascii_foldable(node: Any) -> bool:
+    """True when every character and class of the pattern is ASCII or has no case variant."""
+    if not isinstance(node, tuple) or not node:
+        return True
+    if not isinstance(node[0], str):  # a tuple of nodes (the parts of a seq or alt)
+        return all(_ascii_foldable(part) for part in node)
+    if node[0] == "char":
+        return bool(node[1] < 128 or node[1] not in _cases().members)
+    if node[0] == "set":
+        if node[2]:  # JS negates after case matching; a complemented class would not
+            return False
+        members = _cases().members
+        return all(
+            hi < 128 or all(c not in members for c in range(max(lo, 128), hi + 1))
+            for lo, hi in node[1]
+        )
+    return all(_ascii_foldable(part) for part in node[1:] if isinstance(part, tuple))
 
 
 def compile_js_regex(pattern: str, flags: str = "") -> JsRegex:

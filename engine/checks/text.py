@@ -8,11 +8,14 @@ matches (never `casefold()`).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 from collections.abc import Callable
 from typing import Any, Final, TypeGuard
+
+import regex
 
 from engine.checks.context import CheckContext
 
@@ -119,8 +122,27 @@ def _lowered(text: str, needles: list[str]) -> tuple[Any, list[Any]]:
     return text.lower(), [n.lower() for n in needles]
 
 
+@functools.lru_cache(maxsize=4096)
+def _ascii_insensitive(needle: str) -> Any:
+    """`needle` as a pattern matching ASCII letters of either case, and nothing else folded."""
+    return regex.compile(regex.escape(needle), regex.IGNORECASE | regex.ASCII)
+
+
+def _ascii_fold_ok(text: str, needles: list[str]) -> bool:
+    """Whether comparing with ASCII-only case folding equals `toLowerCase()` on both sides.
+
+    True when every needle is ASCII and the text has neither U+0130 nor the Kelvin sign, the
+    only characters whose lowercase contains ASCII letters besides A-Z.
+    """
+    return all(n.isascii() for n in needles) and (
+        text.isascii() or ("\u0130" not in text and "\u212a" not in text)
+    )
+
+
 def found_lowered(text: str, needles: list[str]) -> list[bool]:
     """For each needle, `text.toLowerCase().includes(needle.toLowerCase())`."""
+    if len(needles) == 1 and _ascii_fold_ok(text, needles):  # one search, no lowered copy
+        return [_ascii_insensitive(needles[0]).search(text) is not None]
     haystack, folded = _lowered(text, needles)
     return [needle in haystack for needle in folded]
 
@@ -133,6 +155,8 @@ def contains(text: str, args: str, ctx: CheckContext, *, ignore_case: bool = Fal
 def starts_with(text: str, args: str, ctx: CheckContext, *, ignore_case: bool = False) -> bool:
     """`text.startsWith(args)`, no trimming."""
     if ignore_case:
+        if _ascii_fold_ok(text, [args]):
+            return _ascii_insensitive(args).match(text) is not None
         haystack, (prefix,) = _lowered(text, [args])
         return bool(haystack.startswith(prefix))
     return text.startswith(args)
@@ -141,6 +165,9 @@ def starts_with(text: str, args: str, ctx: CheckContext, *, ignore_case: bool = 
 def ends_with(text: str, args: str, ctx: CheckContext, *, ignore_case: bool = False) -> bool:
     """`text.endsWith(args)`, no trimming."""
     if ignore_case:
+        if _ascii_fold_ok(text, [args]):  # ASCII-only folding never changes lengths
+            start = len(text) - len(args)
+            return start >= 0 and _ascii_insensitive(args).fullmatch(text, start) is not None
         haystack, (suffix,) = _lowered(text, [args])
         return bool(haystack.endswith(suffix))
     return text.endswith(args)

@@ -239,3 +239,60 @@ def test_quickjs_runs_back_references_and_other_flags():
     assert compile_js_regex("^b", "m").test("a\nb") is True
     assert compile_js_regex("^b").test("a\nb") is False
     assert compile_js_regex("a.c", "s").test("a\nc") is True
+
+
+def test_case_insensitive_patterns_agree_with_quickjs_on_case_traps():
+    """ASCII-only patterns take a fast IGNORECASE path: it must agree with JS on every trap."""
+    import random
+
+    rng = random.Random(5)
+    atoms = [
+        "a",
+        "B",
+        "z",
+        "K",
+        "s",
+        "[a-f]",
+        "[A-Z0-9]",
+        "\\w",
+        "\\W",
+        "\\d",
+        "\\s",
+        ".",
+        "[^a-c]",
+        "\\b",
+        "(?:ab|CD)",
+        "x*",
+        "[k-s]+",
+        "\\u00e9",
+        "é",
+        "[À-ÿ]",
+        "^",
+        "$",
+    ]
+    texts = [
+        "abc",
+        "ABC",
+        "ſ",
+        "\u212a",
+        "é",
+        "É",
+        "Straße",
+        "KELVIN \u212a",
+        "xyz 123",
+        "İstanbul",
+        "ǅ",
+        "ΣΑΣ σας",
+        "a\n",
+    ]
+    checked = 0
+    for _ in range(3000):
+        pattern = "".join(rng.choice(atoms) for _ in range(rng.randint(1, 4)))
+        for text in texts:
+            try:
+                ours = compile_js_regex(pattern, "i").test(text)
+            except ValueError:
+                continue
+            assert ours is js_regex_test(pattern, "i", text), (pattern, text)
+            checked += 1
+    assert checked > 20_000
