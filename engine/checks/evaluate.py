@@ -110,6 +110,11 @@ def _assessment(
     else:
         data["findings"] = list(outcome.findings)
         data["evidence"] = list(outcome.evidence)
+    return _make(data)
+
+
+def _make(data: dict[str, Any]) -> PointAssessment:
+    """A PointAssessment over already-typed field values, without re-validation."""
     assessment = _new(PointAssessment)
     _set(assessment, "__dict__", data)
     _set(assessment, "__pydantic_fields_set__", _FIELDS_SET.copy())
@@ -179,22 +184,17 @@ def convert_result(point: Point, result: Any) -> PointAssessment:
         result: A boolean, a number, `{score, explain}`, `{error}` or an `Outcome`.
     """
     if result is True or result is False or type(result) is float:
-        score = 1.0 if result is True else 0.0 if result is False else result
-        if 0.0 <= score <= 1.0:  # the common case, built directly (NaN fails the test)
+        value: float = 1.0 if result is True else 0.0 if result is False else result
+        if 0.0 <= value <= 1.0:  # the common case, built directly (NaN fails the test)
             _, fields, prefix = _plan(point)
             if point.inverted:
-                score = 1.0 - score
+                value = 1.0 - value
             data = fields.copy()
-            data["coverage_extent"] = score
-            data["reflection"] = prefix + _fixed(score) + "."
+            data["coverage_extent"] = value
+            data["reflection"] = prefix + _fixed(value) + "."
             data["findings"] = []
             data["evidence"] = []
-            assessment = _new(PointAssessment)
-            _set(assessment, "__dict__", data)
-            _set(assessment, "__pydantic_fields_set__", _FIELDS_SET.copy())
-            _set(assessment, "__pydantic_extra__", None)
-            _set(assessment, "__pydantic_private__", None)
-            return assessment
+            return _make(data)
     if isinstance(result, Outcome):
         score = result.score if result.status == "scored" else None
         if score is not None and math.isnan(score):
