@@ -50,8 +50,9 @@ from engine.store import Store
 text = open(sys.argv[1]).read()
 store = Store()
 start = time.perf_counter()
+out_dir = __import__("pathlib").Path(sys.argv[3]) if len(sys.argv) > 3 else None
 prepared = prepare_run(store, text, source="bench.yml", judge=False,
-                       options=RunOptions(concurrency=int(sys.argv[2]), out_dir=None))
+                       options=RunOptions(concurrency=int(sys.argv[2]), out_dir=out_dir))
 assert not prepared.problems, prepared.problems
 planned = time.perf_counter() - start
 outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options)
@@ -63,13 +64,14 @@ print(f"{outcome.status} {outcome.progress.done_calls} {outcome.progress.cached_
 
 
 def run_child(
-    folder: Path, text: str, env: dict[str, str], concurrency: int
+    folder: Path, text: str, env: dict[str, str], concurrency: int, out_dir: Path | None = None
 ) -> tuple[str, int, int, float, float]:
     """Run one benchmark run in a fresh process; return (status, done, cached, seconds, peak MB)."""
     path = folder / "bench.yml"
     path.write_text(text)
+    extra = [str(out_dir)] if out_dir is not None else []
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(path), str(concurrency)],
+        [sys.executable, "-c", _CHILD, str(path), str(concurrency), *extra],
         env=env,
         cwd=REPO,
         capture_output=True,
@@ -122,10 +124,13 @@ def main() -> int:
             "OPENAI_API_KEY": "bench-key",
         }
         models = [f"openai:fake-{i}" for i in range(10)]
-        status, done, _, wall, peak = run_child(folder, blueprint(1000, models), env, CONCURRENCY)
+        status, done, _, wall, peak = run_child(
+            folder, blueprint(1000, models), env, CONCURRENCY, out_dir=folder / "out"
+        )
         ok &= status == "completed" and done == 10_000 and peak <= 300
         print(
-            f"10,000-call run (5 ms latency): {wall:.1f} s, peak memory {peak:.0f} MB "
+            f"10,000-call run (5 ms latency, comparison JSON written): {wall:.1f} s, peak memory "
+            f"{peak:.0f} MB "
             f"(target <= 300 MB) {'OK' if peak <= 300 else 'MISSED'}"
         )
     return 0 if ok else 1
