@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
-import math
-import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, NamedTuple
 
 import yaml
@@ -22,6 +19,8 @@ from yaml._yaml import CParser  # the libyaml C parser (PyYAML built with libyam
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
+from engine.blueprint.scalars import FALSE, TRUE, js_float, js_int, resolve_plain, timestamp_json
+from engine.blueprint.yamlerrors import explain_syntax_error
 from engine.errors import BlueprintError
 from engine.gcpause import gc_paused
 from engine.jsvalues import js_string
@@ -145,90 +144,6 @@ class _Loader(CParser, BaseResolver):
         return _T + "map"
 
 
-_INT_BODY = re.compile(r"0b[01]+|0x[0-9a-fA-F]+|0o[0-7]+|[0-9]+")
-_FLOAT = re.compile(
-    r"[-+]?[0-9][0-9]*(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
-    r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
-)
-_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_TIMESTAMP = re.compile(
-    r"([0-9]{4})-([0-9][0-9]?)-([0-9][0-9]?)(?:[Tt]|[ \t]+)([0-9][0-9]?):([0-9]{2}):([0-9]{2})"
-    r"(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9][0-9]?)(?::([0-9]{2}))?))?"
-)
-_NULLS = frozenset({"~", "null", "Null", "NULL", ""})
-_TRUE = frozenset({"true", "True", "TRUE"})
-_FALSE = frozenset({"false", "False", "FALSE"})
-
-
-def _js_int(text: str) -> int | float:
-    sign = -1 if text[0] == "-" else 1
-    body = text[1:] if text[0] in "+-" else text
-    if body.startswith("0b"):
-        value = int(body[2:], 2)
-    elif body.startswith("0x"):
-        value = int(body[2:], 16)
-    elif body.startswith("0o"):
-        value = int(body[2:], 8)
-    else:
-        value = int(body, 10)
-    value *= sign
-    return value if abs(value) <= 2**53 else float(value)
-
-
-def _js_float(text: str) -> float:
-    lowered = text.lower()
-    sign = -1.0 if lowered[0] == "-" else 1.0
-    body = lowered[1:] if lowered[0] in "+-" else lowered
-    if body == ".inf":
-        return sign * math.inf
-    if body == ".nan":
-        return math.nan
-    return sign * float(body)
-
-
-def _timestamp_json(text: str) -> str | None:
-    """Return JSON.stringify(new Date(...)) of a YAML timestamp, as js-yaml builds it."""
-    m = _DATE.fullmatch(text)
-    if m:
-        year, month, day = (int(g) for g in m.groups())
-        moment = datetime(year, month, day, tzinfo=UTC)
-    else:
-        m = _TIMESTAMP.fullmatch(text)
-        if not m:
-            return None
-        year, month, day, hour, minute, second = (int(m.group(i)) for i in range(1, 7))
-        fraction = (m.group(7) or "")[:3].ljust(3, "0")
-        moment = datetime(year, month, day, hour, minute, second, int(fraction) * 1000, tzinfo=UTC)
-        if m.group(9):
-            offset = timedelta(hours=int(m.group(10)), minutes=int(m.group(11) or 0))
-            moment = moment.replace(
-                tzinfo=timezone(offset if m.group(9) == "+" else -offset)
-            ).astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-
-
-def resolve_plain(text: str) -> Any:
-    """Type a plain (unquoted) scalar as js-yaml's default schema does."""
-    if text in _NULLS:
-        return None
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    first = text[0]
-    if first.isdigit() or first in "+-.":
-        body = text[1:] if first in "+-" else text
-        if body and _INT_BODY.fullmatch(body):
-            return _js_int(text)
-        if _FLOAT.fullmatch(text) and not text.endswith("_"):
-            return _js_float(text)
-        if first.isdigit():
-            stamp = _timestamp_json(text)
-            if stamp is not None:
-                return stamp
-    return text
-
-
 class _Builder:
     """Turns a composed node tree into YMap/YList/scalars, recording spans."""
 
@@ -267,22 +182,22 @@ class _Builder:
             return text
         if tag == _T + "int":
             try:
-                return _js_int(text.replace("_", ""))
+                return js_int(text.replace("_", ""))
             except ValueError:
                 raise _error(node, f"`!!int` needs a whole number, not {text!r}.") from None
         if tag == _T + "float":
             try:
-                return _js_float(text)
+                return js_float(text)
             except ValueError:
                 raise _error(node, f"`!!float` needs a number, not {text!r}.") from None
         if tag == _T + "bool":
-            if text in _TRUE or text in _FALSE:
-                return text in _TRUE
+            if text in TRUE or text in FALSE:
+                return text in TRUE
             raise _error(node, f"`!!bool` needs true or false, not {text!r}.")
         if tag == _T + "null":
             return None
         if tag == _T + "timestamp":
-            stamp = _timestamp_json(text)
+            stamp = timestamp_json(text)
             if stamp is None:
                 raise _error(node, f"`!!timestamp` needs a date like 2024-01-31, not {text!r}.")
             return stamp
@@ -371,58 +286,6 @@ def _error(node: Node, message: str) -> BlueprintError:
     return BlueprintError(message, line=mark.line + 1, column=mark.column + 1)
 
 
-def _explain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> BlueprintError:
-    """Turn a PyYAML error into a positioned, plain-words BlueprintError."""
-    problem = (exc.problem or "").strip()
-    context = (exc.context or "").strip()
-    mark = exc.problem_mark or exc.context_mark
-    line = mark.line + 1 if mark else None
-    column = mark.column + 1 if mark else None
-    opener = exc.context_mark
-    opened = f" (it starts on line {opener.line + 1}, column {opener.column + 1})" if opener else ""
-    if "mapping values are not allowed" in problem:
-        message = (
-            "This line has a second `: ` inside a value, so YAML reads a new key where none can "
-            'start. Put the whole value in quotes, for example: title: "Benefits: Uttar Pradesh".'
-        )
-    elif "found character '\\t'" in problem or "\t" in problem:
-        message = "A tab is used for indentation here; YAML allows only spaces. Replace the tab with spaces."
-    elif "quoted scalar" in context:
-        message = f"A quoted text is never closed{opened}. Add the closing quote."
-    elif "flow sequence" in context:
-        message = (
-            f"A list written with `[` is not closed or is missing a comma between items{opened}. "
-            "Add the missing `]` or `,`."
-        )
-    elif "flow mapping" in context:
-        message = (
-            f"A mapping written with `{{` is not closed or is missing a comma{opened}. "
-            "Add the missing `}` or `,`."
-        )
-    elif "could not find expected ':'" in problem:
-        message = (
-            "A key on this line has no `:` after it, or a multi-line text is not indented. "
-            "Write `key: value`, or indent the continuation lines."
-        )
-    elif "expected <block end>" in problem or "expected <block mapping" in problem:
-        message = (
-            "This line is indented differently from the lines around it. Line up items of the "
-            "same list (the `-`) and keys of the same block at the same column."
-        )
-    elif "found undefined alias" in problem:
-        message = "This `*name` refers to an anchor `&name` that is not defined above it."
-    elif "block sequence entries are not allowed" in problem:
-        message = (
-            "A list item `-` starts where a value was expected on the same line. Put the list "
-            "on the next lines, indented under its key."
-        )
-    else:
-        detail = problem + (f" ({context})" if context else "")
-        message = f"YAML syntax error: {detail}. Check the indentation and quoting around here."
-    upstream = f"{problem} ({context})" if context else problem
-    return BlueprintError(message, line=line, column=column, upstream=upstream)
-
-
 def load_yaml_documents(
     text: str, *, duplicates: list[DuplicateKey] | None = None
 ) -> list[tuple[Any, Span]]:
@@ -457,7 +320,7 @@ def load_yaml_documents(
                 if value is not None:
                     docs.append((value, Span.of(node)))
         except yaml.MarkedYAMLError as exc:
-            raise _explain_syntax_error(exc, text) from None
+            raise explain_syntax_error(exc, text) from None
         except yaml.YAMLError as exc:
             raise BlueprintError(f"YAML syntax error: {exc}") from None
         finally:

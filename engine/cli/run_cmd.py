@@ -96,7 +96,7 @@ def plan_cmd(
 
     Nothing is called or spent. Exit 0 when the run could start, 2 when something stops it.
     """
-    from engine.run.execute import RunOptions
+    from engine.run.outcome import RunOptions
     from engine.run.service import prepare_run
     from engine.store import Store
 
@@ -201,7 +201,7 @@ def run_cmd(
     Exit 0 when every cell was scored, 1 when some failed or the run stopped, 2 for unusable
     input.
     """
-    from engine.run.execute import RunOptions
+    from engine.run.outcome import RunOptions
     from engine.run.service import (
         default_out_dir,
         prepare_resume,

@@ -1,8 +1,10 @@
 """Runs: the plan (matrix, calls, cost), the call layer (log, cache, provider), execution."""
 
+from engine.run.assemble import comparison_from_rows, replay_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key, judge_request
 from engine.run.estimate import Estimate, estimate_run
-from engine.run.execute import Progress, RunOptions, RunOutcome, comparison_from_rows, execute_run
+from engine.run.execute import execute_run
+from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan, judges_for, plan_run, prompt_problems, resolve_models
 from engine.run.service import (
     PreparedRun,
@@ -39,6 +41,7 @@ __all__ = [
     "prepare_resume",
     "prepare_run",
     "prompt_problems",
+    "replay_rows",
     "resolve_models",
     "resume_options",
     "run_in_thread",

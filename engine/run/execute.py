@@ -13,8 +13,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from engine.assessment import PointAssessment
@@ -23,77 +21,18 @@ from engine.checks import CheckEnv
 from engine.errors import EngineError
 from engine.evidence import Evidence
 from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
-from engine.offline import build_comparison, score_cell
+from engine.offline import score_cell
 from engine.providers import ProviderPool
-from engine.report.comparison import Comparison, cell_from_weval
+from engine.run.assemble import comparison_from_rows, replay_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key, judge_request
+from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
 from engine.scoring.cells import CellScore, failed_cell, ordered_points
-from engine.scoring.summary import CellOutcome, ModelSummary, summarize_outcomes
+from engine.scoring.summary import CellOutcome, summarize_outcomes
 from engine.store.migrations import now
 from engine.store.store import Store, StoreWriter
 
-__all__ = ["Progress", "RunOptions", "RunOutcome", "execute_run", "replay_rows"]
-
-
-@dataclass
-class RunOptions:
-    """How to run: caching, concurrency, budget and where to write the comparison."""
-
-    concurrency: int = 32
-    use_cache: bool = True
-    max_cost_usd: float | None = None
-    out_dir: Path | None = None
-
-
-@dataclass
-class Progress:
-    """Live counters of a run."""
-
-    total_calls: int
-    total_cells: int
-    done_calls: int = 0
-    cached_calls: int = 0
-    failed_calls: int = 0
-    done_cells: int = 0
-    failed_cells: int = 0
-    cost_usd: float = 0.0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    per_model: dict[str, list[int]] = field(default_factory=dict)  # model -> [done cells, total]
-
-
-@dataclass
-class RunOutcome:
-    """How a run ended.
-
-    `comparison` is assembled (and written to `path`) only when the run has an `out_dir`;
-    `summaries` (per-model averages) are always there for a completed run.
-    """
-
-    status: str
-    comparison: Comparison | None
-    path: Path | None
-    progress: Progress
-    error: str | None = None
-    summaries: dict[str, ModelSummary] = field(default_factory=dict)
-
-
-def replay_rows(path: str) -> dict[str, dict[str, Any]]:
-    """Read a responses JSONL for the `replay:<file>` model: the first row per prompt id."""
-    rows: dict[str, dict[str, Any]] = {}
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise EngineError(f"replay file {path}: cannot read it ({exc.strerror or exc}).") from None
-    for line in lines:
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(row, dict) and "prompt_id" in row:
-            rows.setdefault(str(row["prompt_id"]), row)
-    return rows
+__all__ = ["execute_run"]
 
 
 class _Runner:
@@ -465,38 +404,6 @@ _NETWORK_FUNCTIONS = frozenset({"call", "external", "factcheck"})
 
 def _needs_network(prompt: Prompt) -> bool:
     return any(p.fn in _NETWORK_FUNCTIONS for p in prompt.points)
-
-
-def comparison_from_rows(blueprint: Blueprint, rows: list[dict[str, Any]]) -> Comparison:
-    """Assemble the comparison of a run from its stored cells."""
-    cells: list[CellScore] = []
-    responses: dict[str, dict[str, str]] = {}
-    histories: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    errors: dict[str, dict[str, str]] = {}
-    systems: dict[str, str | None] = {}
-    for row in rows:
-        pid, model = str(row["prompt_id"]), str(row["model_id"])
-        cells.append(
-            cell_from_weval(pid, model, json.loads(row["result"]) if row["result"] else None)
-        )
-        history = json.loads(row["messages"]) if row["messages"] else []
-        if row["status"] == "failed":
-            errors.setdefault(pid, {})[model] = str(row["error"])
-            responses.setdefault(pid, {})[model] = f"<<error>>{row['error']}<</error>>"
-        else:
-            responses.setdefault(pid, {})[model] = str(row["response"] or "")
-        histories.setdefault(pid, {})[model] = history
-        systems[model] = (
-            history[0]["content"] if history and history[0].get("role") == "system" else None
-        )
-    return build_comparison(
-        blueprint,
-        cells,
-        responses=responses,
-        histories=histories,
-        errors=errors,
-        system_prompts=systems,
-    )
 
 
 def _settings() -> Any:

@@ -15,7 +15,8 @@ from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
 from engine.providers import PriceTable, ProviderPool
 from engine.run.estimate import Estimate, estimate_run
-from engine.run.execute import Progress, RunOptions, RunOutcome, execute_run
+from engine.run.execute import execute_run
+from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import RunPlan, plan_run
 from engine.settings import home_dir, load_settings
 from engine.store.store import Store

@@ -1,0 +1,64 @@
+"""A stored run's comparison (assembled from its cells), and responses files for `replay:` models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.blueprint.models import Blueprint
+from engine.errors import EngineError
+from engine.offline import build_comparison
+from engine.report.comparison import Comparison, cell_from_weval
+from engine.scoring.cells import CellScore
+
+__all__ = ["comparison_from_rows", "replay_rows"]
+
+
+def replay_rows(path: str) -> dict[str, dict[str, Any]]:
+    """Read a responses JSONL for the `replay:<file>` model: the first row per prompt id."""
+    rows: dict[str, dict[str, Any]] = {}
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise EngineError(f"replay file {path}: cannot read it ({exc.strerror or exc}).") from None
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and "prompt_id" in row:
+            rows.setdefault(str(row["prompt_id"]), row)
+    return rows
+
+
+def comparison_from_rows(blueprint: Blueprint, rows: list[dict[str, Any]]) -> Comparison:
+    """Assemble the comparison of a run from its stored cells."""
+    cells: list[CellScore] = []
+    responses: dict[str, dict[str, str]] = {}
+    histories: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    errors: dict[str, dict[str, str]] = {}
+    systems: dict[str, str | None] = {}
+    for row in rows:
+        pid, model = str(row["prompt_id"]), str(row["model_id"])
+        cells.append(
+            cell_from_weval(pid, model, json.loads(row["result"]) if row["result"] else None)
+        )
+        history = json.loads(row["messages"]) if row["messages"] else []
+        if row["status"] == "failed":
+            errors.setdefault(pid, {})[model] = str(row["error"])
+            responses.setdefault(pid, {})[model] = f"<<error>>{row['error']}<</error>>"
+        else:
+            responses.setdefault(pid, {})[model] = str(row["response"] or "")
+        histories.setdefault(pid, {})[model] = history
+        systems[model] = (
+            history[0]["content"] if history and history[0].get("role") == "system" else None
+        )
+    return build_comparison(
+        blueprint,
+        cells,
+        responses=responses,
+        histories=histories,
+        errors=errors,
+        system_prompts=systems,
+    )
