@@ -1,4 +1,4 @@
-"""The gallery: the example blueprints shipped in `examples/`, and a blank starting point.
+"""The gallery: the example blueprints shipped in `studio/examples/`, and a blank starting point.
 
 Pure: no Streamlit import.
 """
@@ -44,11 +44,15 @@ class Example:
 
 
 def examples_dir() -> Path:
-    """Where the examples are: `$BLUEPRINT_EXAMPLES`, else `examples/` beside the packages."""
+    """Where the examples are: `$BLUEPRINT_EXAMPLES`, else `studio/examples/` (in the package).
+
+    The examples ship inside the `studio` package, so a wheel install has them too; the
+    project's top-level `examples/` is a link to the same folder.
+    """
     env = os.environ.get("BLUEPRINT_EXAMPLES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "examples"
+    return Path(__file__).resolve().parent / "examples"
 
 
 def load_examples(folder: Path | None = None) -> list[Example]:

@@ -44,13 +44,14 @@ def app_path() -> Path:
 
 
 def _project_flags(app: Path, cwd: Path) -> list[str]:
-    """The project's `.streamlit/config.toml` as flags, when the studio starts elsewhere.
+    """The studio's Streamlit settings (`studio/streamlit_config.toml`) as flags.
 
-    Streamlit reads `.streamlit/config.toml` from the current folder only; started from
-    another folder, the studio still gets its theme and client settings this way. The
-    server and browser settings are always given as flags.
+    Streamlit reads `.streamlit/config.toml` from the current folder only (in the project,
+    that file is a link to the studio's own); started from another folder, or installed from
+    a wheel, the studio still gets its theme and client settings this way. The server and
+    browser settings are always given as flags.
     """
-    project = app.parent.parent / ".streamlit" / "config.toml"
+    project = app.parent / "streamlit_config.toml"
     if not project.is_file() or (cwd / ".streamlit" / "config.toml").is_file():
         return []
     try:
