@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from engine.cli.compare_cmd import compare_cmd
 from engine.cli.lint_cmd import lint_command
 from engine.cli.normalize_cmd import normalize
 from engine.cli.run_cmd import plan_cmd, run_cmd
@@ -27,6 +28,7 @@ cli.add_command(score)
 cli.add_command(lint_command, name="lint")
 cli.add_command(schema)
 cli.add_command(studio)
+cli.add_command(compare_cmd)
 
 
 def main() -> None:

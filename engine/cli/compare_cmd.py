@@ -1,0 +1,57 @@
+"""`blueprint compare BASE CAND`: what changed between two runs (ids or comparison JSON files)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from engine.errors import EngineError
+
+__all__ = ["compare_cmd"]
+
+
+@click.command("compare")
+@click.argument("baseline", metavar="BASE")
+@click.argument("candidate", metavar="CAND")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Plain text for people, JSON for scripts.",
+)
+@click.option(
+    "--fail-on-drop",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="X",
+    help="Exit 1 when some model's average score fell by more than X (e.g. 0.05).",
+)
+def compare_cmd(baseline: str, candidate: str, fmt: str, fail_on_drop: float | None) -> None:
+    """Compare two runs: each model's average, each prompt's score and each point.
+
+    BASE and CAND are run ids (as `blueprint run` prints them) or comparison JSON files
+    (ours or Weval's). Points are matched by their content, so a point you edited shows as
+    removed and added. Exit codes: 0, or 1 when --fail-on-drop is exceeded; 2 when an input
+    cannot be used. Put `--` before an id that starts with `-`.
+    """
+    from engine.compare import compare_runs, load_run_view, render_text
+
+    try:
+        diff = compare_runs(load_run_view(baseline), load_run_view(candidate))
+    except EngineError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    if fmt == "json":
+        click.echo(json.dumps(diff.to_json(), ensure_ascii=False, separators=(",", ":")))
+    else:
+        click.echo(render_text(diff))
+    if fail_on_drop is not None and diff.largest_drop() > fail_on_drop + 1e-9:
+        click.echo(
+            f"A model's average fell by {diff.largest_drop():.2f}, more than {fail_on_drop:g}.",
+            err=True,
+        )
+        sys.exit(1)

@@ -1,0 +1,27 @@
+"""Run against run: what changed between two runs of a blueprint, per model, prompt and point."""
+
+from engine.compare.diff import Change, ModelPair, RunDiff, compare_runs, pair_models
+from engine.compare.load import load_run_view
+from engine.compare.text import render_text
+from engine.compare.view import (
+    CellView,
+    RunView,
+    base_model_id,
+    view_from_comparison,
+    view_from_json,
+)
+
+__all__ = [
+    "CellView",
+    "Change",
+    "ModelPair",
+    "RunDiff",
+    "RunView",
+    "base_model_id",
+    "compare_runs",
+    "load_run_view",
+    "pair_models",
+    "render_text",
+    "view_from_comparison",
+    "view_from_json",
+]

@@ -1,0 +1,78 @@
+"""Where a compared run comes from: a comparison JSON file, or a run id in the store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.compare.view import RunView, view_from_comparison, view_from_json
+from engine.errors import BlueprintError, InputError
+
+if TYPE_CHECKING:
+    from engine.store import Store
+
+__all__ = ["load_run_view"]
+
+
+def _from_file(path: Path) -> RunView:
+    where = str(path)
+    try:
+        data = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise InputError(f"{where}: cannot read the file ({exc.strerror or exc}).") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise InputError(
+            f"{where}: this file is not valid JSON. Give a `*_comparison.json` file or a run id."
+        ) from None
+    except (RecursionError, ValueError):
+        raise InputError(
+            f"{where}: this file is nested too deeply or holds a number too long."
+        ) from None
+    if not isinstance(data, dict):
+        raise InputError(
+            f"{where}: this JSON file is not a comparison (its top level is not an object)."
+        )
+    return view_from_json(data, where, where)
+
+
+def _from_store(run_id: str, store: Store) -> RunView:
+    from engine.blueprint import parse_blueprint
+    from engine.run import comparison_from_rows
+
+    run = store.get_run(run_id)
+    if run is None:
+        raise InputError(
+            f"{run_id}: there is no such file, and no run with this id in the store "
+            f"({store.path}). Give a comparison JSON file or the id `blueprint run` printed."
+        )
+    text = store.blueprint_text(run.blueprint_hash)
+    if text is None:
+        raise InputError(f"{run_id}: the blueprint of this run is missing from the store.")
+    source = run.options.get("source")
+    try:
+        blueprint = parse_blueprint(text, source=source if isinstance(source, str) else None)
+    except BlueprintError as exc:
+        raise InputError(f"{run_id}: the blueprint of this run cannot be read ({exc}).") from None
+    comparison = comparison_from_rows(blueprint, store.cells(run_id))
+    view = view_from_comparison(comparison, run_id)
+    view.timestamp = view.timestamp or run.created_at
+    return view
+
+
+def load_run_view(ref: str, store: Store | None = None) -> RunView:
+    """Load what a comparison needs of one run, from a file path or a stored run id.
+
+    Raises:
+        InputError: Neither a readable comparison file nor a stored run; the message says which.
+    """
+    path = Path(ref)
+    if path.is_file():
+        return _from_file(path)
+    if path.suffix.lower() == ".json" or "/" in ref:
+        raise InputError(f"{ref}: no such file. Give a comparison JSON file or a run id.")
+    if store is None:
+        from engine.store import Store
+
+        store = Store()
+    return _from_store(ref, store)

@@ -1,0 +1,184 @@
+"""What a run-against-run comparison needs of one run: scores per model, prompt and point."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import InputError
+from engine.scoring.summary import CellOutcome, summarize_outcomes
+
+if TYPE_CHECKING:
+    from engine.report.comparison import Comparison
+
+__all__ = [
+    "CellView",
+    "PointKey",
+    "RunView",
+    "base_model_id",
+    "view_from_comparison",
+    "view_from_json",
+]
+
+IDEAL_MODEL_ID = "IDEAL_BENCHMARK"
+"""The ideal answers' column of a comparison (as `engine.report.comparison` writes it); not a model."""
+
+_VARIANT = re.compile(r"\[temp:[^\]]*\]")
+
+PointKey = tuple[str, bool, int]
+"""A point's identity across versions: its text (or `Function: name(args)`), whether it is a
+`should_not` point, and which occurrence of that pair it is within the cell (0 for the first)."""
+
+
+def base_model_id(model_id: str) -> str:
+    """The model id without its temperature variant (`m[temp:0.7][sp_idx:1]` → `m[sp_idx:1]`)."""
+    return _VARIANT.sub("", model_id)
+
+
+@dataclass(frozen=True)
+class CellView:
+    """One prompt × model of a run: its score and each point's score (None when not scored)."""
+
+    score: float | None
+    failed: bool
+    points: dict[PointKey, float | None]
+
+
+@dataclass
+class RunView:
+    """The scores of one run, as much as a comparison needs and nothing more."""
+
+    id: str
+    label: str
+    timestamp: str
+    models: list[str]
+    prompt_ids: list[str]
+    cells: dict[tuple[str, str], CellView] = field(default_factory=dict)
+    prompt_weights: dict[str, float | None] = field(default_factory=dict)
+
+    def averages(self) -> dict[str, float | None]:
+        """Each model's prompt-weighted average, exactly as the run's summary computes it."""
+        outcomes = (
+            CellOutcome(model, pid, cell.score, cell.failed)
+            for (pid, model), cell in self.cells.items()
+        )
+        return {m: s.average for m, s in summarize_outcomes(outcomes, self.prompt_weights).items()}
+
+
+def _keyed(points: list[tuple[str, bool, float | None]]) -> dict[PointKey, float | None]:
+    out_fast = {(text, inverted, 0): score for text, inverted, score in points}
+    if len(out_fast) == len(points):  # no point is repeated in the cell (the usual case)
+        return out_fast
+    seen: dict[tuple[str, bool], int] = {}
+    out: dict[PointKey, float | None] = {}
+    for text, inverted, score in points:
+        nth = seen.get((text, inverted), 0)
+        seen[(text, inverted)] = nth + 1
+        out[(text, inverted, nth)] = score
+    return out
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _bad(where: str, what: str) -> InputError:
+    return InputError(
+        f"{where}: this is not a comparison JSON file ({what}). Give a run id or a "
+        "`*_comparison.json` written by `blueprint run`/`blueprint score` or by Weval."
+    )
+
+
+def _weights(config: Any) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    prompts = config.get("prompts") if isinstance(config, dict) else None
+    for p in prompts if isinstance(prompts, list) else []:
+        if isinstance(p, dict):
+            out[str(p.get("id"))] = _number(p.get("weight"))
+    return out
+
+
+def _json_cell(raw: Any, where: str) -> CellView:
+    if raw is None:
+        return CellView(None, True, {})
+    if not isinstance(raw, dict):
+        raise _bad(where, "a cell is not an object")
+    points = raw.get("pointAssessments")
+    if points is None:
+        return CellView(None, "error" in raw, {})
+    if not isinstance(points, list):
+        raise _bad(where, "pointAssessments is not a list")
+    rows: list[tuple[str, bool, float | None]] = []
+    append = rows.append
+    for point in points:
+        if not isinstance(point, dict):
+            raise _bad(where, "a point assessment is not an object")
+        append(
+            (
+                str(point.get("keyPointText", "")),
+                bool(point.get("isInverted", False)),
+                _number(point.get("coverageExtent")),
+            )
+        )
+    return CellView(_number(raw.get("avgCoverageExtent")), False, _keyed(rows))
+
+
+def view_from_json(data: Mapping[str, Any], run_id: str, where: str) -> RunView:
+    """Read a comparison JSON document (ours or Weval's) without building every assessment.
+
+    Raises:
+        InputError: The document is not a comparison result; the message says what is missing.
+    """
+    results = data.get("evaluationResults")
+    coverage = results.get("llmCoverageScores") if isinstance(results, dict) else None
+    if not isinstance(coverage, dict):
+        raise _bad(where, "evaluationResults.llmCoverageScores is missing")
+    cells: dict[tuple[str, str], CellView] = {}
+    for pid, row in coverage.items():
+        if not isinstance(row, dict):
+            raise _bad(where, f"llmCoverageScores[{str(pid)[:60]!r}] is not an object")
+        for model, raw in row.items():
+            if model != IDEAL_MODEL_ID:
+                cells[(str(pid), str(model))] = _json_cell(raw, where)
+    models = data.get("effectiveModels")
+    if not isinstance(models, list):
+        models = sorted({m for _, m in cells})
+    prompt_ids = data.get("promptIds")
+    if not isinstance(prompt_ids, list):
+        prompt_ids = list(dict.fromkeys(p for p, _ in cells))
+    return RunView(
+        id=run_id,
+        label=str(data.get("configTitle") or data.get("configId") or data.get("runLabel") or ""),
+        timestamp=str(data.get("timestamp") or ""),
+        models=[str(m) for m in models if m != IDEAL_MODEL_ID],
+        prompt_ids=[str(p) for p in prompt_ids],
+        cells=cells,
+        prompt_weights=_weights(data.get("config")),
+    )
+
+
+def view_from_comparison(comparison: Comparison, run_id: str) -> RunView:
+    """The view of a comparison already in memory (a stored run, assembled)."""
+    cells: dict[tuple[str, str], CellView] = {}
+    for pid, row in comparison.cells.items():
+        for model, cell in row.items():
+            if model == IDEAL_MODEL_ID:
+                continue
+            points = [
+                (a.key_point_text, a.is_inverted, a.coverage_extent) for a in cell.assessments
+            ]
+            failed = cell.error is not None and not cell.assessments
+            cells[(pid, model)] = CellView(cell.score, failed, _keyed(points))
+    return RunView(
+        id=run_id,
+        label=comparison.config_title,
+        timestamp=comparison.timestamp,
+        models=[m for m in comparison.models if m != IDEAL_MODEL_ID],
+        prompt_ids=list(comparison.prompt_ids),
+        cells=cells,
+        prompt_weights=comparison.prompt_weights(),
+    )
