@@ -126,9 +126,16 @@ def summary(diagnostics: Sequence[Diagnostic]) -> str:
 
 
 def editor_props(diagnostics: Sequence[Diagnostic], theme: str = "github") -> dict[str, Any]:
-    """The `props` of the code editor: a stock Ace theme (no web fonts), annotations, markers."""
+    """The `props` of the code editor: a stock Ace theme (no web fonts), annotations, markers.
+
+    Completion is off: the component's default live completion offered words of the document
+    and took them on Enter, so typing `- id: th` and Enter gave `- id: three` and no new line.
+    """
     return {
         "theme": theme,
         "annotations": to_annotations(diagnostics),
         "markers": to_markers(diagnostics),
+        "enableLiveAutocompletion": False,
+        "enableBasicAutocompletion": False,
+        "enableSnippets": False,
     }

@@ -70,3 +70,10 @@ def test_editor_props_use_a_stock_theme():
     props = markers.editor_props([diag(2, 1, 2, 6)])
     assert props["theme"] == "github"
     assert len(props["annotations"]) == len(props["markers"]) == 1
+
+
+def test_editor_props_turn_every_completion_off():
+    props = markers.editor_props([])
+    assert props["enableLiveAutocompletion"] is False
+    assert props["enableBasicAutocompletion"] is False
+    assert props["enableSnippets"] is False
