@@ -6,6 +6,8 @@ Start it with `blueprint studio` (or `streamlit run studio/app.py`). The pages l
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from engine.settings import home_dir
@@ -19,6 +21,9 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="expanded",
 )
+
+# A style-only block: Streamlit puts it in the event container, so it takes no space.
+st.html(Path(__file__).resolve().parent / "assets" / "studio.css")
 
 _pages = [
     st.Page(

@@ -132,7 +132,7 @@ def test_the_wheel_holds_the_packages_examples_and_settings(installed: Installed
     assert int(site[2]) >= 3
     assert site[3].startswith(venv_root)
     config = Path(site[1]).parent / "streamlit_config.toml"
-    assert 'primaryColor = "#2f6fde"' in config.read_text(encoding="utf-8")
+    assert 'primaryColor = "#1f5fcc"' in config.read_text(encoding="utf-8")
 
 
 def test_lint_runs_from_the_wheel_on_a_shipped_example(installed: Installed):

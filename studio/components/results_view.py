@@ -176,14 +176,15 @@ def prompts_overview(results: Results) -> list[str]:
     if st.session_state.get(PAGE_KEY) not in range(1, pages + 1):
         st.session_state[PAGE_KEY] = 1
     cols = st.columns([3, 1], vertical_alignment="bottom")
-    with cols[1]:
-        page = st.selectbox(
-            "Page",
-            list(range(1, pages + 1)),
-            key=PAGE_KEY,
-            format_func=lambda n: f"{n} of {pages}",
-            disabled=pages == 1,
-        )
+    page: int | None = 1
+    if pages > 1:  # one page: no selector (a disabled one is unreadable, and useless)
+        with cols[1]:
+            page = st.selectbox(
+                "Page",
+                list(range(1, pages + 1)),
+                key=PAGE_KEY,
+                format_func=lambda n: f"{n} of {pages}",
+            )
     page_ids = results.page(int(page or 1))
     first = (int(page or 1) - 1) * PAGE_SIZE + 1
     with cols[0]:

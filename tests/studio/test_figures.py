@@ -98,11 +98,28 @@ def test_heatmap_labels_scores_and_gaps():
     assert figures.score_colour(None) in html_text
 
 
-def test_heatmap_colours_run_from_red_to_green():
-    assert figures.score_colour(0.0) == "#d73027"
-    assert figures.score_colour(1.0) == "#1a9827"
+def contrast(a: str, b: str) -> float:
+    def lum(h: str) -> float:
+        rgb = [int(h[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_heatmap_colours_run_from_red_through_white_to_blue_colour_blind_safe():
+    assert figures.score_colour(0.0) == "#d6604d"
+    assert figures.score_colour(0.5) == "#f7f7f7"
+    assert figures.score_colour(1.0) == "#4393c3"
     assert figures.score_colour(None) == "#eeeeee"
     assert figures.score_colour(7) == figures.score_colour(1.0)  # clamped
+    # no green: red-green is the pair colour-blind readers confuse
+    for v in (0.0, 0.25, 0.5, 0.75, 1.0):
+        colour = figures.score_colour(v)
+        r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        assert not (g > r and g > b + 30)
+        assert contrast(colour, "#111111") >= 4.5  # the number in the cell stays readable
 
 
 def test_duplicate_model_names_stay_separate_columns():

@@ -1,0 +1,90 @@
+"""Every page passes an automated WCAG 2.1 AA check (axe-core): no serious or critical violation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine.store import Store
+from tests.studio.a11y import axe_source, serious_violations
+from tests.studio.browser import Studio, start_studio, stop_studio
+from tests.studio.helpers import example, make_run
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Studio, str]]:
+    home = tmp_path_factory.mktemp("a11y-home")
+    run_id = make_run(Store(home / "studio.db"), example("functions.yml"), ["ideal"])
+    server = start_studio(home, {}, home / "studio.log")
+    try:
+        yield server, run_id
+    finally:
+        stop_studio(server)
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1300, "height": 1400})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    yield page
+    context.close()
+
+
+def settle(page: Any) -> None:
+    page.get_by_role("heading").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(800)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/run", "/results", "/history", "/settings", "/results?run={run}", "/run?run={run}"],
+)
+def test_page_has_no_serious_accessibility_violation(
+    studio: tuple[Studio, str], page: Any, path: str
+):
+    server, run_id = studio
+    page.goto(server.url + path.format(run=run_id))
+    settle(page)
+    assert serious_violations(page, axe_source()) == []
+
+
+def test_editor_with_a_blueprint_and_a_scored_answer_has_no_serious_violation(
+    studio: tuple[Studio, str], page: Any
+):
+    server, _ = studio
+    page.goto(server.url + "/")
+    card = (
+        page.get_by_test_id("stVerticalBlock")
+        .filter(has_text="Two good ways to answer")
+        .filter(has=page.get_by_role("button", name="Start from this example"))
+    )
+    card.get_by_role("button", name="Start from this example").last.click()
+    page.get_by_role("heading", name="Problems").wait_for()
+    page.get_by_role("button", name="Use the ideal answer").click()
+    page.get_by_role("button", name="Score this answer").click()
+    page.get_by_text("Function").first.wait_for()
+    settle(page)
+    assert serious_violations(page, axe_source()) == []
+
+
+def test_an_example_is_opened_with_the_keyboard_alone(studio: tuple[Studio, str], page: Any):
+    server, _ = studio
+    page.goto(server.url + "/")
+    settle(page)
+    start = page.get_by_role("button", name="Start from this example").first
+    for _ in range(60):  # Tab through the page until the first example's button has focus
+        page.keyboard.press("Tab")
+        if start.evaluate("el => el === document.activeElement"):
+            break
+    else:
+        pytest.fail("Tab never reached “Start from this example”")
+    page.keyboard.press("Enter")
+    page.get_by_role("heading", name="Problems").wait_for()
+    frame = page.frame_locator('iframe[title="code_editor.code_editor"] >> visible=true')
+    assert "title:" in frame.locator("#REACT_ACE_EDITOR").evaluate("el => el.env.editor.getValue()")
