@@ -1,0 +1,199 @@
+r"""The one JSON Lines reader: records split on `\n` only, each bad line reported with its place.
+
+JSON Lines separates records by `\n` alone, so U+2028, U+2029, U+0085, `\v`, `\f` and
+`\x1c`-`\x1e` stay inside their record (`str.splitlines()` would cut there and lose rows).
+A UTF-8 byte order mark before the first record is skipped, a `\r` before `\n` is dropped.
+Values are read as JavaScript's `JSON.parse` reads them: an integer too long for Python's
+integer parsing becomes a float (as large integers are numbers in JavaScript). A line that is
+not UTF-8, holds a NUL byte, is not JSON or is nested too deeply is reported in plain words
+with its line and column; it never raises.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from engine.errors import InputError
+
+__all__ = [
+    "MAX_DEPTH",
+    "JsonlProblem",
+    "json_error_words",
+    "loads_like_js",
+    "parse_json_text",
+    "parse_jsonl",
+    "read_jsonl",
+]
+
+MAX_DEPTH: Final = 256
+"""Deepest nesting of arrays and objects a record may have."""
+
+_BOM: Final = b"\xef\xbb\xbf"
+_INT_DIGITS: Final = 4000
+_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET: Final = re.compile(r"[\[\]{}]")
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+
+# Python's wording of JSON errors (the start of `JSONDecodeError.msg`) in plain words.
+_JSON_WORDS: Final = (
+    ("Expecting value", "a value is missing or is not valid JSON"),
+    ("Expecting property name", "a key must be text in double quotes"),
+    ("Expecting ',' delimiter", "a comma is missing between two items"),
+    ("Expecting ':' delimiter", "a colon is missing after a key"),
+    ("Unterminated string", "a text in double quotes is not closed"),
+    (
+        "Invalid control character",
+        "a control character (a tab, line break or NUL) appears as is inside quotes; write it "
+        "as an escape such as \\t or \\n",
+    ),
+    ("Invalid \\uXXXX escape", "a \\u escape needs four hexadecimal digits"),
+    ("Invalid \\escape", "a backslash starts an escape that JSON does not have"),
+    ("Extra data", "more text follows the JSON value; put one JSON value per line"),
+)
+
+
+@dataclass(frozen=True)
+class JsonlProblem:
+    """A line that could not be read, and why.
+
+    Attributes:
+        line: 1-based line number.
+        message: What is wrong, in plain words.
+        column: 1-based column (in characters) when the problem has a precise place.
+    """
+
+    line: int
+    message: str
+    column: int | None = None
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
+        return f"{where}: {self.message}"
+
+
+class _BadLine(ValueError):
+    """A line's problem, with a column when it has one."""
+
+    def __init__(self, message: str, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.column = column
+
+
+def json_error_words(exc: json.JSONDecodeError) -> str:
+    """Say what a `JSONDecodeError` means in plain words (without its place)."""
+    return next(
+        (plain for start, plain in _JSON_WORDS if exc.msg.startswith(start)), "not valid JSON"
+    )
+
+
+def _reject_constant(name: str) -> Any:
+    raise _BadLine(f"not valid JSON: {name} is not a JSON number")
+
+
+def _parse_int(digits: str) -> int | float:
+    # JSON.parse reads every number as a double; Python refuses integers of >4300 digits.
+    return int(digits) if len(digits) <= _INT_DIGITS else float(digits)
+
+
+def loads_like_js(text: str) -> Any:
+    """`json.loads`, reading numbers as `JSON.parse` does and refusing NaN and Infinity.
+
+    Raises:
+        json.JSONDecodeError: The text is not JSON.
+        ValueError: It holds NaN or Infinity (the message is in plain words).
+        RecursionError: It is nested too deeply for Python's parser.
+    """
+    return json.loads(text, parse_int=_parse_int, parse_constant=_reject_constant)
+
+
+def _depth(text: str) -> int:
+    """Return the deepest nesting of brackets outside strings (for texts with many brackets)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    steps = (1 if c in "[{" else -1 for c in brackets)
+    return max(itertools.accumulate(steps, initial=0))
+
+
+def parse_json_text(text: str) -> Any:
+    """Parse one JSON text as `JSON.parse` would, bounded in depth.
+
+    Raises:
+        ValueError: It is not JSON, holds a NUL, or is nested more than `MAX_DEPTH` deep; the
+            message is in plain words.
+    """
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise _BadLine("a NUL (zero) byte is not allowed in JSON Lines", nul + 1)
+    if (text.count("[") + text.count("{") > MAX_DEPTH) and _depth(text) > MAX_DEPTH:
+        raise _BadLine(f"nested more than {MAX_DEPTH} levels deep; flatten the record")
+    try:
+        return loads_like_js(text)
+    except json.JSONDecodeError as exc:
+        raise _BadLine(f"not valid JSON: {json_error_words(exc)} (column {exc.colno})") from None
+    except RecursionError:
+        raise _BadLine(f"nested more than {MAX_DEPTH} levels deep; flatten the record") from None
+    except _BadLine:
+        raise
+    except ValueError:  # numbers Python cannot read
+        raise _BadLine("not valid JSON: a number cannot be read") from None
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        column = len(raw[: exc.start].decode("utf-8", errors="replace")) + 1
+        raise _BadLine("not UTF-8 text; save the file as UTF-8", column) from None
+
+
+def parse_jsonl(
+    lines: bytes | Iterable[str],
+) -> tuple[list[tuple[int, Any]], list[JsonlProblem]]:
+    r"""Read JSON Lines: every record with its line number, and a problem per bad line.
+
+    Args:
+        lines: The file's bytes (split on `\n` only), or its lines as texts.
+
+    Returns:
+        `(line number, value)` for each record, and the problems of the unreadable lines.
+        Blank lines are skipped.
+    """
+    if isinstance(lines, bytes):
+        data = lines[len(_BOM) :] if lines.startswith(_BOM) else lines
+        raw_lines: Iterable[bytes | str] = data.split(b"\n")
+    else:
+        raw_lines = lines
+    values: list[tuple[int, Any]] = []
+    problems: list[JsonlProblem] = []
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            text = _decode(raw) if isinstance(raw, bytes) else raw
+            if number == 1 and text.startswith("\ufeff"):
+                text = text[1:]
+            if text.endswith("\r"):
+                text = text[:-1]
+            if not text.strip(" \t"):
+                continue
+            values.append((number, parse_json_text(text)))
+        except _BadLine as exc:
+            problems.append(JsonlProblem(number, exc.message, exc.column))
+    return values, problems
+
+
+def read_jsonl(path: Path) -> tuple[list[tuple[int, Any]], list[JsonlProblem]]:
+    """Read a JSON Lines file with `parse_jsonl`.
+
+    Raises:
+        InputError: The file cannot be read at all.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file ({exc.strerror or exc}).") from None
+    return parse_jsonl(data)
