@@ -90,6 +90,7 @@ def score(
     gc.disable()
     from engine.checks import CheckEnv
     from engine.offline import build_comparison, score_rows
+    from engine.report.output import write_atomic
     from engine.responses import read_responses
     from engine.settings import load_settings
 
@@ -108,7 +109,7 @@ def score(
         click.echo(str(exc), err=True)
         sys.exit(2)
     for problem in problems:
-        click.echo(f"{responses_path}:{problem.line}: {problem.message}", err=True)
+        click.echo(problem.located(responses_path), err=True)
 
     env = CheckEnv(settings=settings)
     chosen = None
@@ -164,8 +165,11 @@ def score(
     comparison = build_comparison(blueprint, cells, responses=responses, histories=histories)
     text = comparison.to_json()
     if out_path:
-        Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-        Path(out_path).write_text(text, encoding="utf-8")
+        try:
+            write_atomic(Path(out_path), text)
+        except EngineError as exc:
+            click.echo(str(exc), err=True)
+            sys.exit(2)
     else:
         click.echo(text)
     if explain:
