@@ -17,7 +17,7 @@ from engine.blueprint.models import Blueprint
 from engine.errors import InputError
 from engine.jsonl import json_error_words, loads_like_js
 from engine.jsvalues import js_clean
-from engine.report.output import json_text, write_atomic
+from engine.report.output import json_text, well_formed, write_atomic
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
 
@@ -70,7 +70,8 @@ def config_content_hash(blueprint: Blueprint, models: list[str]) -> str:
         },
     }
     text = json.dumps(js_clean(payload), separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    # JSON.stringify escapes lone surrogates, so the hashed text is always UTF-8.
+    return hashlib.sha256(well_formed(text).encode("utf-8")).hexdigest()[:16]
 
 
 class Comparison(BaseModel):

@@ -161,3 +161,24 @@ def test_an_id_starting_with_a_dash_reaches_resume(tmp_path):
     result = blueprint("run", "--resume", "--", "-Xq9")
     assert result.stderr.strip().startswith("There is no run '-Xq9'")
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_lone_surrogates_in_a_blueprint_are_printed_not_a_traceback(tmp_path):
+    bp = tmp_path / "s.json"
+    bp.write_text(
+        '{"title": "a \\ud800 b", "prompts": [{"id": "p1", "promptText": "x", '
+        '"points": ["$contains: \\udc00"]}]}'
+    )
+    normalized = blueprint("normalize", bp)
+    assert normalized.returncode == 0, normalized.stderr
+    assert json.loads(normalized.stdout)["title"] == "a \ud800 b"
+    as_json = blueprint("lint", bp, "--format", "json")
+    assert as_json.returncode == 1 and "Traceback" not in as_json.stderr
+    assert "\udc00" in json.loads(as_json.stdout)[0]["message"]
+    as_text = blueprint("lint", bp)
+    assert as_text.returncode == 1 and "\\udc00" in as_text.stdout
+    rows = tmp_path / "r.jsonl"
+    rows.write_text('{"prompt_id": "p1", "model": "m", "response": "x"}\n')
+    scored = blueprint("score", bp, "--responses", rows)
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)["configTitle"] == "a \ud800 b"
