@@ -12,6 +12,7 @@ import pytest
 
 from engine.blueprint.models import Blueprint, Prompt
 from engine.checks import CheckEnv, TTLCache, call_host_refusal
+from engine.checks.netguard import resolve_refusal
 from engine.settings import Settings
 from tests.checks.conftest import assess, raw
 
@@ -325,6 +326,46 @@ def test_private_addresses_need_a_literal_listing():
     env.resolve = lambda _h: ["93.184.216.34", "192.168.1.10"]
     result = call({"url": "https://api.example.com/x"}, env)
     assert "private address (192.168.1.10)" in result["error"]  # type: ignore[index]
+
+
+EMBEDDED = [
+    # (IPv6 address, kind of the IPv4 address it carries, or None when that one is public)
+    ("2002:7f00:1::", "loopback"),  # 6to4 of 127.0.0.1
+    ("2002:a9fe:a9fe::1", "link-local"),  # 6to4 of the metadata service
+    ("2002:c0a8:101:1::5", "private"),  # 6to4 of 192.168.1.1
+    ("2002:a00:1::", "private"),  # 6to4 of 10.0.0.1
+    ("::ffff:127.0.0.1", "loopback"),  # IPv4-mapped
+    ("::ffff:a9fe:a9fe", "link-local"),
+    ("::127.0.0.1", "loopback"),  # IPv4-compatible
+    ("::a9fe:a9fe", "link-local"),
+    ("::ffff:0:7f00:1", "loopback"),  # IPv4-translated (SIIT)
+    ("64:ff9b::7f00:1", "loopback"),  # NAT64
+    ("64:ff9b::a9fe:a9fe", "link-local"),
+    ("64:ff9b:1::a00:1", "private"),  # local-use NAT64
+    ("2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback"),  # Teredo, client 127.0.0.1
+    ("2001:0:a9fe:a9fe::1", "link-local"),  # Teredo, server 169.254.169.254
+    ("2600::5efe:7f00:1", "loopback"),  # ISATAP in a public prefix
+    ("2600::200:5efe:a9fe:a9fe", "link-local"),
+    ("2600::5efe:a00:1", "private"),
+    ("2002:808:808::1", None),  # 6to4 of 8.8.8.8
+    ("2600::5efe:808:808", None),  # ISATAP of 8.8.8.8
+    ("::ffff:8.8.8.8", None),
+    ("2606:4700::6810:84e5", None),  # plain public IPv6
+]
+
+
+@pytest.mark.parametrize(("address", "kind"), EMBEDDED)
+def test_ipv4_inside_ipv6_is_as_public_as_the_ipv4(address, kind):
+    anywhere = Settings(call_allow=("*",))
+    literal = call_host_refusal(f"http://[{address}]/", anywhere)
+    resolved = resolve_refusal("http://svc.example.com/", anywhere, lambda _h: [address])
+    for refusal in (literal, resolved):
+        if kind is None:
+            assert refusal is None
+        else:
+            assert refusal is not None and f"it is a {kind} address" in refusal
+    if kind is not None:  # still an explicit opt-in when listed literally
+        assert call_host_refusal(f"http://[{address}]/", Settings(call_allow=(address,))) is None
 
 
 def test_refusals_happen_before_any_request():
