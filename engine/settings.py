@@ -39,6 +39,8 @@ class Settings:
     Attributes:
         call_allow: Hosts `$call` may reach (`api.example.org`, `*.example.org`). Loopback,
             private and link-local addresses are refused unless listed here literally.
+        call_env: Environment variables a blueprint's `$call` headers may use as `${NAME}`;
+            their values are redacted from everything stored or shown.
         factcheck_url: Base URL of a fact-check service for `$factcheck`; None disables it.
         factcheck_token: The token sent to that service, if any.
         prices: Extra per-model prices, `{model_id: {"input": usd_per_mtok, "output": ...}}`.
@@ -46,17 +48,25 @@ class Settings:
     """
 
     call_allow: tuple[str, ...] = ()
+    call_env: tuple[str, ...] = ()
     factcheck_url: str | None = None
     factcheck_token: str | None = None
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     source: Path | None = None
 
 
+def _call_env(path: Path, call: dict[str, Any]) -> tuple[str, ...]:
+    names = call.get("env", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ConfigError(f"{path}: [call] env must be a list of environment variable names.")
+    return tuple(_split(os.environ.get("BLUEPRINT_CALL_ENV", ""))) + tuple(names)
+
+
 def load_settings(path: Path | None = None) -> Settings:
     """Read settings from the environment and `$BLUEPRINT_HOME/settings.toml`.
 
-    Environment: `BLUEPRINT_CALL_ALLOW` (comma-separated hosts), `BLUEPRINT_FACTCHECK_URL`,
-    `BLUEPRINT_FACTCHECK_TOKEN`.
+    Environment: `BLUEPRINT_CALL_ALLOW` (comma-separated hosts), `BLUEPRINT_CALL_ENV`
+    (comma-separated variable names), `BLUEPRINT_FACTCHECK_URL`, `BLUEPRINT_FACTCHECK_TOKEN`.
 
     Raises:
         ConfigError: The settings file exists but is not valid TOML or has wrong types.
@@ -85,6 +95,7 @@ def load_settings(path: Path | None = None) -> Settings:
         allow = _split(env_allow) + allow
     return Settings(
         call_allow=tuple(allow),
+        call_env=_call_env(path, call),
         factcheck_url=os.environ.get("BLUEPRINT_FACTCHECK_URL") or factcheck.get("url"),
         factcheck_token=os.environ.get("BLUEPRINT_FACTCHECK_TOKEN") or factcheck.get("token"),
         prices={str(k): dict(v) for k, v in prices.items() if isinstance(v, dict)},
