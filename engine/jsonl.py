@@ -99,7 +99,7 @@ def _reject_constant(name: str) -> Any:
 
 def _parse_int(digits: str) -> int | float:
     # JSON.parse reads every number as a double; Python refuses integers of >4300 digits.
-    return int(digits) if len(digits) <= _INT_DIGITS else float(digits)
+    return int(digits) if len(digits.lstrip("-")) <= _INT_DIGITS else float(digits)
 
 
 def loads_like_js(text: str) -> Any:
@@ -173,12 +173,13 @@ def parse_jsonl(
     problems: list[JsonlProblem] = []
     for number, raw in enumerate(raw_lines, start=1):
         try:
-            text = _decode(raw) if isinstance(raw, bytes) else raw
-            if number == 1 and text.startswith("\ufeff"):
-                text = text[1:]
+            if isinstance(raw, bytes):
+                text = _decode(raw)
+            else:
+                text = raw[1:] if number == 1 and raw.startswith("\ufeff") else raw
             if text.endswith("\r"):
                 text = text[:-1]
-            if not text.strip(" \t"):
+            if not text.strip(" \t\r"):  # only JSON whitespace
                 continue
             values.append((number, parse_json_text(text)))
         except _BadLine as exc:
