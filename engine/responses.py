@@ -12,6 +12,7 @@ from typing import Any
 from engine.conversation import tool_calls_from_rows
 from engine.evidence import ToolCall
 from engine.jsonl import parse_jsonl, read_jsonl
+from engine.jsvalues import js_string
 
 __all__ = ["ResponseRow", "RowProblem", "read_responses"]
 
@@ -89,7 +90,7 @@ def _parse_row(line: int, row: Any, prompt_ids: set[str]) -> ResponseRow:
         raise ValueError("each line must be a JSON object")
     pid = row.get("prompt_id")
     if isinstance(pid, int | float) and not isinstance(pid, bool):
-        pid = str(pid)
+        pid = js_string(pid)  # as JavaScript prints it: 1.0 is "1", a huge integer "Infinity"
     if not isinstance(pid, str) or not pid:
         raise ValueError("missing `prompt_id`")
     if pid not in prompt_ids:

@@ -78,6 +78,17 @@ def test_a_huge_integer_is_a_number_as_json_parse_reads_it():
     assert values[0][1]["m"] == pytest.approx(float("1" * 300))
 
 
+def test_numeric_prompt_ids_read_as_javascript_prints_them():
+    rows, problems = read_responses(
+        [
+            '{"prompt_id": 1.0, "model": "m", "response": "x"}',
+            f'{{"prompt_id": {"9" * 5000}, "model": "m", "response": "x"}}',
+        ],
+        ["1", "Infinity"],
+    )
+    assert problems == [] and [r.prompt_id for r in rows] == ["1", "Infinity"]
+
+
 def test_bad_bytes_are_reported_with_line_and_column(tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_bytes(
