@@ -20,11 +20,25 @@ __all__ = ["Settings", "home_dir", "load_settings"]
 DEFAULT_HOME = Path("~/.blueprint-studio")
 
 
-def home_dir() -> Path:
-    """Return `$BLUEPRINT_HOME` (default `~/.blueprint-studio`), creating it if needed."""
+def _home_path() -> Path:
     raw = os.environ.get("BLUEPRINT_HOME")
-    path = Path(raw).expanduser() if raw else DEFAULT_HOME.expanduser()
-    path.mkdir(parents=True, exist_ok=True)
+    return Path(raw).expanduser() if raw else DEFAULT_HOME.expanduser()
+
+
+def home_dir() -> Path:
+    """Return `$BLUEPRINT_HOME` (default `~/.blueprint-studio`), creating it if needed.
+
+    Raises:
+        ConfigError: The folder cannot be created (a read-only disk, a file in its path).
+    """
+    path = _home_path()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"{path}: cannot create Blueprint Studio's folder ({exc.strerror or 'refused'}). "
+            "Set BLUEPRINT_HOME to a folder you can write."
+        ) from None
     return path
 
 
@@ -71,7 +85,7 @@ def load_settings(path: Path | None = None) -> Settings:
     Raises:
         ConfigError: The settings file exists but is not valid TOML or has wrong types.
     """
-    path = path or home_dir() / "settings.toml"
+    path = path or _home_path() / "settings.toml"  # reading needs no folder
     data: dict[str, Any] = {}
     if path.is_file():
         try:

@@ -182,3 +182,15 @@ def test_lone_surrogates_in_a_blueprint_are_printed_not_a_traceback(tmp_path):
     scored = blueprint("score", bp, "--responses", rows)
     assert scored.returncode == 0, scored.stderr
     assert json.loads(scored.stdout)["configTitle"] == "a \ud800 b"
+
+
+def test_an_unusable_blueprint_home_is_one_line_or_not_needed(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    env = {**os.environ, "BLUEPRINT_HOME": str(tmp_path / "afile" / "home")}
+    rows = responses(tmp_path / "r.jsonl")
+    scored = blueprint("score", FUNCTIONS, "--responses", rows, env=env)
+    assert scored.returncode == 0, scored.stderr  # scoring without judges needs no folder
+    linted = blueprint("lint", FUNCTIONS, env=env)
+    assert linted.returncode == 0 and "Traceback" not in linted.stderr
+    err = one_line_error(blueprint("plan", FUNCTIONS, env=env))
+    assert err.strip().endswith("Set BLUEPRINT_HOME to a folder you can write.")
