@@ -5,6 +5,8 @@ Arguments: `service: <name>` (from the blueprint's `externalServices`) or an inl
 is a user parameter. The JSON body is `{response, modelId, promptId, ...userParams}`, with
 `{response}` `{modelId}` `{promptId}` `{messages}` `{promptText}` templates substituted. Before
 any request the host must pass `engine.checks.netguard` (allow-list, no private addresses).
+`${NAME}` in headers reads only the environment variables the operator allows
+(`Settings.call_env`), and configured secrets are redacted from whatever the service returns.
 """
 
 from __future__ import annotations

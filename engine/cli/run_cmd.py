@@ -273,7 +273,11 @@ def run_cmd(
         )
     except OutputError as exc:
         display.close()
-        click.echo(f"{exc} The answers are stored: blueprint run --resume {run_id}", err=True)
+        click.echo(
+            f"{exc} The answers are stored; write the file with: "
+            f"blueprint run --resume -- {run_id} --out FOLDER",
+            err=True,
+        )
         sys.exit(2)
     except KeyboardInterrupt:
         display.close()
