@@ -35,10 +35,10 @@ MAX_DEPTH: Final = 256
 """Deepest nesting of arrays and objects a record may have."""
 
 _BOM: Final = b"\xef\xbb\xbf"
-_INT_DIGITS: Final = 4000
-_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET: Final = re.compile(r"[\[\]{}]")
+_INT_DIGITS: Final = 4300  # Python's default limit (sys.get_int_max_str_digits)
+_STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 # Python's wording of JSON errors (the start of `JSONDecodeError.msg`) in plain words.
 _JSON_WORDS: Final = (
@@ -110,14 +110,25 @@ def loads_like_js(text: str) -> Any:
         ValueError: It holds NaN or Infinity (the message is in plain words).
         RecursionError: It is nested too deeply for Python's parser.
     """
-    return json.loads(text, parse_int=_parse_int, parse_constant=_reject_constant)
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:
+        if isinstance(exc, _BadLine):
+            raise
+        # An integer too long for Python: read the numbers one by one (slower, so only now).
+        return json.loads(text, parse_int=_parse_int, parse_constant=_reject_constant)
 
 
 def _depth(text: str) -> int:
-    """Return the deepest nesting of brackets outside strings (for texts with many brackets)."""
+    """Return how deeply arrays and objects nest in a VALID JSON text (strings skipped).
+
+    Only for texts `json.loads` accepted: every string there is closed, so the string pattern
+    runs in linear time.
+    """
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    steps = (1 if c in "[{" else -1 for c in brackets)
-    return max(itertools.accumulate(steps, initial=0))
+    return max(itertools.accumulate(map(_STEP.__getitem__, brackets), initial=0))
 
 
 def parse_json_text(text: str) -> Any:
@@ -130,18 +141,20 @@ def parse_json_text(text: str) -> Any:
     nul = text.find("\x00")
     if nul >= 0:
         raise _BadLine("a NUL (zero) byte is not allowed in JSON Lines", nul + 1)
-    if (text.count("[") + text.count("{") > MAX_DEPTH) and _depth(text) > MAX_DEPTH:
-        raise _BadLine(f"nested more than {MAX_DEPTH} levels deep; flatten the record")
+    too_deep = _BadLine(f"nested more than {MAX_DEPTH} levels deep; flatten the record")
     try:
-        return loads_like_js(text)
+        value = loads_like_js(text)
     except json.JSONDecodeError as exc:
         raise _BadLine(f"not valid JSON: {json_error_words(exc)} (column {exc.colno})") from None
     except RecursionError:
-        raise _BadLine(f"nested more than {MAX_DEPTH} levels deep; flatten the record") from None
+        raise too_deep from None
     except _BadLine:
         raise
     except ValueError:  # numbers Python cannot read
         raise _BadLine("not valid JSON: a number cannot be read") from None
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+        raise too_deep
+    return value
 
 
 def _decode(raw: bytes) -> str:
