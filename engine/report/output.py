@@ -14,7 +14,7 @@ from typing import IO, Any, Final
 
 from engine.errors import EngineError
 
-__all__ = ["OutputError", "json_text", "well_formed", "write_atomic"]
+__all__ = ["OutputError", "json_text", "printable", "well_formed", "write_atomic"]
 
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _FULL: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
@@ -35,6 +35,15 @@ def well_formed(text: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
+
+
+def printable(text: str) -> str:
+    """Replace lone surrogates with U+FFFD, so a human-readable text (HTML, CSV) encodes as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub("\ufffd", text)
     return text
 
 

@@ -8,7 +8,14 @@ from typing import IO
 
 import pytest
 
+from engine.blueprint import load_blueprint
+from engine.checks import CheckEnv
+from engine.offline import build_comparison, score_rows
+from engine.report import comparison_csv, render_html
 from engine.report.output import OutputError, json_text, well_formed, write_atomic
+from engine.responses import ResponseRow
+from engine.settings import Settings
+from tests.conftest import EXAMPLES
 
 
 def failing(code: int, after: int = 10):
@@ -71,3 +78,20 @@ def test_lone_surrogates_are_escaped_as_json_stringify_does():
     assert json.loads(text) == {"r": "a\ud800b", "k\udc00": ["\U0001f600"]}
     text.encode("utf-8")
     assert well_formed("plain é") == "plain é"
+
+
+def test_reports_with_a_lone_surrogate_encode_as_utf8():
+    bp = load_blueprint(EXAMPLES / "functions.yml")
+    rows = [ResponseRow(1, "france", "m\udc00", "Paris \ud800 is the capital.")]
+    cells = score_rows(bp, rows, CheckEnv(settings=Settings()))
+    comparison = build_comparison(
+        bp, cells, responses={"france": {"m\udc00": "Paris \ud800 is the capital."}}
+    )
+    html = render_html(comparison)
+    assert "Paris \ufffd is the capital." in html
+    html.encode("utf-8")
+    table = comparison_csv(comparison)
+    assert "m\ufffd" in table
+    table.encode("utf-8")
+    answers = json.loads(comparison.to_json())["allFinalAssistantResponses"]["france"]
+    assert answers["m\udc00"] == "Paris \ud800 is the capital."
