@@ -135,7 +135,14 @@ def score(
         from engine.run.judging import score_with_judges
         from engine.store import Store
 
-        cells = asyncio.run(score_with_judges(blueprint, rows, env, chosen[0], chosen[1], Store()))
+        try:
+            store = Store()  # judges' answers are cached in $BLUEPRINT_HOME
+            cells = asyncio.run(
+                score_with_judges(blueprint, rows, env, chosen[0], chosen[1], store)
+            )
+        except EngineError as exc:
+            click.echo(str(exc), err=True)
+            sys.exit(2)
     unjudged = sum(
         1 for c in cells for a in c.assessments if a.kind == "text" and a.status == "unverified"
     )

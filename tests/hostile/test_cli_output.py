@@ -194,3 +194,16 @@ def test_an_unusable_blueprint_home_is_one_line_or_not_needed(tmp_path):
     assert linted.returncode == 0 and "Traceback" not in linted.stderr
     err = one_line_error(blueprint("plan", FUNCTIONS, env=env))
     assert err.strip().endswith("Set BLUEPRINT_HOME to a folder you can write.")
+
+
+def test_judged_scoring_with_an_unusable_home_is_one_line(tmp_path, fake_llm):
+    (tmp_path / "afile").write_text("x")
+    env = {
+        **os.environ,
+        **fake_llm.env(),
+        "BLUEPRINT_HOME": str(tmp_path / "afile" / "home"),
+    }
+    rows = responses(tmp_path / "r.jsonl")
+    result = blueprint("score", FUNCTIONS, "--responses", rows, "--judges", "openai:j", env=env)
+    err = one_line_error(result)
+    assert err.strip().endswith("Set BLUEPRINT_HOME to a folder you can write.")
