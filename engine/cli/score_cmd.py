@@ -91,7 +91,7 @@ def score(
     gc.disable()
     from engine.checks import CheckEnv
     from engine.offline import build_comparison, score_rows
-    from engine.report.output import write_atomic
+    from engine.report.output import write_json_atomic
     from engine.responses import read_responses
     from engine.settings import load_settings
 
@@ -171,15 +171,14 @@ def score(
         if row.messages:
             histories.setdefault(row.prompt_id, {})[row.model] = list(row.messages)
     comparison = build_comparison(blueprint, cells, responses=responses, histories=histories)
-    text = comparison.to_json()
     if out_path:
         try:
-            write_atomic(Path(out_path), text)
+            write_json_atomic(Path(out_path), comparison.to_weval())
         except EngineError as exc:
             click.echo(str(exc), err=True)
             sys.exit(2)
     else:
-        click.echo(text)
+        click.echo(comparison.to_json())
     if explain:
         for cell in sorted(cells, key=lambda c: (c.prompt_id, c.model_id)):
             for line in _explain_lines(cell):

@@ -17,7 +17,7 @@ from engine.blueprint.models import Blueprint
 from engine.errors import InputError
 from engine.jsonl import json_error_words, loads_like_js
 from engine.jsvalues import js_clean
-from engine.report.output import json_text, well_formed, write_atomic
+from engine.report.output import json_text, well_formed, write_json_atomic
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
 
@@ -177,7 +177,7 @@ class Comparison(BaseModel):
             OutputError: The folder cannot be written or the disk is full.
         """
         path = directory / f"{self.run_label}_{self.timestamp}_comparison.json"
-        write_atomic(path, self.to_json())
+        write_json_atomic(path, self.to_weval())
         return path
 
 

@@ -14,7 +14,14 @@ from typing import IO, Any, Final
 
 from engine.errors import EngineError
 
-__all__ = ["OutputError", "json_text", "printable", "well_formed", "write_atomic"]
+__all__ = [
+    "OutputError",
+    "json_text",
+    "printable",
+    "well_formed",
+    "write_atomic",
+    "write_json_atomic",
+]
 
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _FULL: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
@@ -47,13 +54,22 @@ def printable(text: str) -> str:
     return text
 
 
-def json_text(value: Any, *, indent: int | None = None) -> str:
-    """Return `value` as JSON text that always encodes as UTF-8 (no NaN, compact by default)."""
-    separators = (",", ":") if indent is None else (",", ": ")
-    text = json.dumps(
-        value, ensure_ascii=False, separators=separators, indent=indent, allow_nan=False
-    )
-    return well_formed(text)
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def json_text(value: Any) -> str:
+    """Return `value` as compact JSON text that always encodes as UTF-8 (no NaN)."""
+    return well_formed(_dumps(value))
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    """Write `value` as compact JSON to `path` with `write_atomic` (encoded only once).
+
+    Raises:
+        OutputError: The folder cannot be written or the disk is full.
+    """
+    write_atomic(path, _dumps(value))
 
 
 def _write_all(handle: IO[bytes], data: bytes) -> None:
@@ -96,7 +112,10 @@ def write_atomic(
     Raises:
         OutputError: The folder cannot be created or written, or the disk is full.
     """
-    data = well_formed(text).encode("utf-8")
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = well_formed(text).encode("utf-8")
     temp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
