@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -165,6 +165,15 @@ def _decode(raw: bytes) -> str:
         raise _BadLine("not UTF-8 text; save the file as UTF-8", column) from None
 
 
+def _split(data: bytes) -> Iterator[bytes]:
+    r"""Yield the lines of `data` split on `\n` only, one at a time, without a leading BOM."""
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    while (end := data.find(b"\n", start)) >= 0:
+        yield data[start:end]
+        start = end + 1
+    yield data[start:]
+
+
 def parse_jsonl(
     lines: bytes | Iterable[str],
 ) -> tuple[list[tuple[int, Any]], list[JsonlProblem]]:
@@ -177,11 +186,7 @@ def parse_jsonl(
         `(line number, value)` for each record, and the problems of the unreadable lines.
         Blank lines are skipped.
     """
-    if isinstance(lines, bytes):
-        data = lines[len(_BOM) :] if lines.startswith(_BOM) else lines
-        raw_lines: Iterable[bytes | str] = data.split(b"\n")
-    else:
-        raw_lines = lines
+    raw_lines: Iterable[bytes | str] = _split(lines) if isinstance(lines, bytes) else lines
     values: list[tuple[int, Any]] = []
     problems: list[JsonlProblem] = []
     for number, raw in enumerate(raw_lines, start=1):
