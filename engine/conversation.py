@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from engine.blueprint.models import Prompt
+from engine.blueprint.models import Blueprint, Prompt
 from engine.evidence import Evidence, ToolCall
 
-__all__ = ["build_evidence", "subject_text", "tool_calls_from_rows"]
+__all__ = [
+    "build_evidence",
+    "response_evidence",
+    "subject_text",
+    "system_prompt_for",
+    "tool_calls_from_rows",
+]
+
+_SP_INDEX: Final = re.compile(r"\[sp_idx:(\d+)\]")
 
 
 def subject_text(messages: Sequence[dict[str, Any]], generated: Sequence[int]) -> str:
@@ -141,4 +150,51 @@ def build_evidence(
         tool_calls=tool_calls,
         durations_ms=durations_ms,
         response_schema=prompt.response_schema,
+    )
+
+
+def system_prompt_for(blueprint: Blueprint, prompt: Prompt, model_id: str = "") -> str | None:
+    """Return the system prompt Weval uses for a prompt and an (effective) model id (spec §1.5).
+
+    With a `systems` list (or a `system` list), the entry `[sp_idx:i]` of the model id names
+    (the first when the id has none); otherwise the prompt's own `system` when it sets one (an
+    explicit null means none), else the blueprint's `system`.
+    """
+    systems = blueprint.systems or (
+        list(blueprint.system) if isinstance(blueprint.system, list) else None
+    )
+    if systems:
+        found = _SP_INDEX.search(model_id)
+        index = int(found.group(1)) if found else 0
+        chosen = systems[index] if index < len(systems) else None
+        return chosen if isinstance(chosen, str) else None
+    if prompt.has_system:
+        return prompt.system
+    return blueprint.system if isinstance(blueprint.system, str) else None
+
+
+def response_evidence(
+    blueprint: Blueprint,
+    prompt: Prompt,
+    model_id: str,
+    *,
+    response: str | None,
+    messages: Sequence[dict[str, Any]] | None = None,
+    tool_calls: list[ToolCall] | None = None,
+    durations_ms: list[float] | None = None,
+) -> Evidence:
+    """Evidence for a response given without a run, with the conversation a run would have had.
+
+    Without recorded `messages`, the conversation is the system prompt `run` would send
+    (`system_prompt_for`), the prompt's messages and the response, as Weval gives `$js` in
+    `context.messages`. Used by `blueprint score` and the studio's "Try a response".
+    """
+    return build_evidence(
+        prompt,
+        model_id,
+        response=response,
+        messages=messages,
+        system=None if messages else system_prompt_for(blueprint, prompt, model_id),
+        tool_calls=tool_calls,
+        durations_ms=durations_ms,
     )

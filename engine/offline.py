@@ -10,7 +10,7 @@ from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Point, Prompt
 from engine.blueprint.parse import blueprint_id_from_path
 from engine.checks import CheckEnv, evaluate_function_points
-from engine.conversation import build_evidence
+from engine.conversation import response_evidence
 from engine.evidence import Evidence
 from engine.gcpause import gc_paused
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison, config_content_hash, safe_timestamp
@@ -51,8 +51,9 @@ def score_cell(
     return finish_cell(prompt.id, evidence.model_id, assessments, agreement)
 
 
-def _evidence(prompt: Prompt, row: ResponseRow) -> Evidence:
-    return build_evidence(
+def _evidence(blueprint: Blueprint, prompt: Prompt, row: ResponseRow) -> Evidence:
+    return response_evidence(
+        blueprint,
         prompt,
         row.model,
         response=row.response,
@@ -88,7 +89,7 @@ def _score_rows(
         prompt = blueprint.prompt(row.prompt_id)
         if prompt is None:
             continue
-        evidence = _evidence(prompt, row)
+        evidence = _evidence(blueprint, prompt, row)
         if _is_empty(row, evidence):
             cell = failed_cell(prompt.id, row.model, "The recorded response is empty.")
         else:
@@ -114,7 +115,7 @@ async def score_rows_async(
         prompt = blueprint.prompt(row.prompt_id)
         if prompt is None:
             return None
-        evidence = _evidence(prompt, row)
+        evidence = _evidence(blueprint, prompt, row)
         if _is_empty(row, evidence):
             cell = failed_cell(prompt.id, row.model, "The recorded response is empty.")
         else:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -11,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.conversation import tool_calls_from_rows
-from engine.errors import InputError
 from engine.evidence import ToolCall
+from engine.jsonl import parse_jsonl, read_jsonl
+from engine.jsvalues import js_string
 
 __all__ = ["ResponseRow", "RowProblem", "read_responses"]
 
@@ -42,13 +42,19 @@ class ResponseRow:
 
 @dataclass(frozen=True)
 class RowProblem:
-    """A line that could not be used, and why."""
+    """A line that could not be used, and why (with a column when it has a precise place)."""
 
     line: int
     message: str
+    column: int | None = None
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
+
+    def located(self, file: str) -> str:
+        """`FILE:LINE: message`, or `FILE:LINE:COL: message` when the column is known."""
+        where = f"{file}:{self.line}" + (f":{self.column}" if self.column else "")
+        return f"{where}: {self.message}"
 
 
 def _messages(value: Any) -> list[dict[str, Any]]:
@@ -79,16 +85,12 @@ def _durations(value: Any) -> list[float] | None:
     return out
 
 
-def _parse_row(line: int, text: str, prompt_ids: set[str]) -> ResponseRow:
-    try:
-        row = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+def _parse_row(line: int, row: Any, prompt_ids: set[str]) -> ResponseRow:
     if not isinstance(row, dict):
         raise ValueError("each line must be a JSON object")
     pid = row.get("prompt_id")
     if isinstance(pid, int | float) and not isinstance(pid, bool):
-        pid = str(pid)
+        pid = js_string(pid)  # as JavaScript prints it: 1.0 is "1", a huge integer "Infinity"
     if not isinstance(pid, str) or not pid:
         raise ValueError("missing `prompt_id`")
     if pid not in prompt_ids:
@@ -130,24 +132,14 @@ def read_responses(
     Raises:
         InputError: The file cannot be read at all.
     """
-    if isinstance(source, Path):
-        try:
-            lines: Iterable[str] = source.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise InputError(f"{source}: cannot read the file ({exc.strerror or exc}).") from None
-        except UnicodeDecodeError:
-            raise InputError(f"{source}: not UTF-8 text; save it as UTF-8 JSONL.") from None
-    else:
-        lines = source
+    values, bad = read_jsonl(source) if isinstance(source, Path) else parse_jsonl(source)
+    problems = [RowProblem(p.line, p.message, p.column) for p in bad]
     ids = set(prompt_ids)
     rows: list[ResponseRow] = []
-    problems: list[RowProblem] = []
     seen: dict[tuple[str, str], int] = {}
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+    for number, value in values:
         try:
-            row = _parse_row(number, text, ids)
+            row = _parse_row(number, value, ids)
         except ValueError as exc:
             problems.append(RowProblem(number, str(exc)))
             continue
@@ -163,4 +155,5 @@ def read_responses(
             continue
         seen[key] = number
         rows.append(row)
+    problems.sort(key=lambda p: p.line)
     return rows, problems

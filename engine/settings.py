@@ -20,11 +20,25 @@ __all__ = ["Settings", "home_dir", "load_settings"]
 DEFAULT_HOME = Path("~/.blueprint-studio")
 
 
-def home_dir() -> Path:
-    """Return `$BLUEPRINT_HOME` (default `~/.blueprint-studio`), creating it if needed."""
+def _home_path() -> Path:
     raw = os.environ.get("BLUEPRINT_HOME")
-    path = Path(raw).expanduser() if raw else DEFAULT_HOME.expanduser()
-    path.mkdir(parents=True, exist_ok=True)
+    return Path(raw).expanduser() if raw else DEFAULT_HOME.expanduser()
+
+
+def home_dir() -> Path:
+    """Return `$BLUEPRINT_HOME` (default `~/.blueprint-studio`), creating it if needed.
+
+    Raises:
+        ConfigError: The folder cannot be created (a read-only disk, a file in its path).
+    """
+    path = _home_path()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"{path}: cannot create Blueprint Studio's folder ({exc.strerror or 'refused'}). "
+            "Set BLUEPRINT_HOME to a folder you can write."
+        ) from None
     return path
 
 
@@ -39,6 +53,8 @@ class Settings:
     Attributes:
         call_allow: Hosts `$call` may reach (`api.example.org`, `*.example.org`). Loopback,
             private and link-local addresses are refused unless listed here literally.
+        call_env: Environment variables a blueprint's `$call` headers may use as `${NAME}`;
+            their values are redacted from everything stored or shown.
         factcheck_url: Base URL of a fact-check service for `$factcheck`; None disables it.
         factcheck_token: The token sent to that service, if any.
         prices: Extra per-model prices, `{model_id: {"input": usd_per_mtok, "output": ...}}`.
@@ -46,22 +62,30 @@ class Settings:
     """
 
     call_allow: tuple[str, ...] = ()
+    call_env: tuple[str, ...] = ()
     factcheck_url: str | None = None
     factcheck_token: str | None = None
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     source: Path | None = None
 
 
+def _call_env(path: Path, call: dict[str, Any]) -> tuple[str, ...]:
+    names = call.get("env", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ConfigError(f"{path}: [call] env must be a list of environment variable names.")
+    return tuple(_split(os.environ.get("BLUEPRINT_CALL_ENV", ""))) + tuple(names)
+
+
 def load_settings(path: Path | None = None) -> Settings:
     """Read settings from the environment and `$BLUEPRINT_HOME/settings.toml`.
 
-    Environment: `BLUEPRINT_CALL_ALLOW` (comma-separated hosts), `BLUEPRINT_FACTCHECK_URL`,
-    `BLUEPRINT_FACTCHECK_TOKEN`.
+    Environment: `BLUEPRINT_CALL_ALLOW` (comma-separated hosts), `BLUEPRINT_CALL_ENV`
+    (comma-separated variable names), `BLUEPRINT_FACTCHECK_URL`, `BLUEPRINT_FACTCHECK_TOKEN`.
 
     Raises:
         ConfigError: The settings file exists but is not valid TOML or has wrong types.
     """
-    path = path or home_dir() / "settings.toml"
+    path = path or _home_path() / "settings.toml"  # reading needs no folder
     data: dict[str, Any] = {}
     if path.is_file():
         try:
@@ -85,6 +109,7 @@ def load_settings(path: Path | None = None) -> Settings:
         allow = _split(env_allow) + allow
     return Settings(
         call_allow=tuple(allow),
+        call_env=_call_env(path, call),
         factcheck_url=os.environ.get("BLUEPRINT_FACTCHECK_URL") or factcheck.get("url"),
         factcheck_token=os.environ.get("BLUEPRINT_FACTCHECK_TOKEN") or factcheck.get("token"),
         prices={str(k): dict(v) for k, v in prices.items() if isinstance(v, dict)},

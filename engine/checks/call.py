@@ -5,6 +5,8 @@ Arguments: `service: <name>` (from the blueprint's `externalServices`) or an inl
 is a user parameter. The JSON body is `{response, modelId, promptId, ...userParams}`, with
 `{response}` `{modelId}` `{promptId}` `{messages}` `{promptText}` templates substituted. Before
 any request the host must pass `engine.checks.netguard` (allow-list, no private addresses).
+`${NAME}` in headers reads only the environment variables the operator allows
+(`Settings.call_env`), and configured secrets are redacted from whatever the service returns.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 import re
 from typing import Any, Final
 
-from engine.checks.context import CheckContext
+from engine.checks.context import CheckContext, CheckEnv
 from engine.checks.netguard import resolve_refusal
 from engine.checks.text import is_number, js_json_parse
 from engine.jsvalues import (
@@ -26,7 +28,7 @@ from engine.jsvalues import (
     stable_stringify,
 )
 
-__all__ = ["call", "call_arg_error", "substitute_templates"]
+__all__ = ["call", "call_arg_error", "check_secrets", "redact_secrets", "substitute_templates"]
 
 CONFIG_KEYS: Final = (
     "service",
@@ -40,6 +42,14 @@ CONFIG_KEYS: Final = (
 )
 _ENV_VAR: Final = re.compile(r"\$\{([^}]+)\}")
 _TEMPLATE: Final = re.compile(r"\{(response|modelId|promptId|messages|promptText)\}")
+MIN_SECRET: Final = 6
+"""Shorter values are not redacted (they would blank out ordinary words)."""
+_NAME_SHOWN: Final = 60
+ENV_HELP: Final = (
+    "Blueprints may only use the environment variables the operator allows: list it in "
+    "BLUEPRINT_CALL_ENV (comma-separated names) or in `[call] env = [...]` in "
+    "$BLUEPRINT_HOME/settings.toml."
+)
 
 
 class _CallError(Exception):
@@ -102,19 +112,50 @@ def _service(args: dict[str, Any], ctx: CheckContext) -> tuple[dict[str, Any], s
     raise _CallError("Must provide either 'service' (named service) or 'url' (inline service)")
 
 
+def check_secrets(env: CheckEnv) -> tuple[str, ...]:
+    """Values that must never be stored or shown: allowed `$call` variables and service keys.
+
+    The values of the variables in `Settings.call_env`, of every `*_API_KEY` variable (the
+    providers' keys) and the fact-check token; values under `MIN_SECRET` characters are left.
+    """
+    names = set(env.settings.call_env)
+    values = [v for k, v in env.environ.items() if k in names or k.endswith("_API_KEY")]
+    values.append(env.settings.factcheck_token or "")
+    return tuple(sorted({v for v in values if len(v) >= MIN_SECRET}, key=len, reverse=True))
+
+
+def redact_secrets(value: Any, secrets: tuple[str, ...]) -> Any:
+    """Replace every secret by `***` in the texts of `value` (through objects and arrays)."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, "***")
+        return value
+    if isinstance(value, list):
+        return [redact_secrets(item, secrets) for item in value]
+    if isinstance(value, dict):
+        return {key: redact_secrets(item, secrets) for key, item in value.items()}
+    return value
+
+
 def _headers(config: dict[str, Any], ctx: CheckContext) -> dict[str, str]:
     headers = {"Content-Type": "application/json"}
     configured = config.get("headers")
+    allowed = set(ctx.env.settings.call_env)
     if isinstance(configured, dict):
         for key, value in configured.items():
 
             def env(match: re.Match[str], key: str = key) -> str:
-                found = ctx.env.environ.get(match.group(1))
+                name = match.group(1)
+                shown = name if len(name) <= _NAME_SHOWN else name[:_NAME_SHOWN] + "…"
+                prefix = f"Failed to substitute env var in header '{key}': Environment variable"
+                if name not in allowed:  # the same words whether or not it exists
+                    raise _CallError(f"{prefix} {shown} is not allowed. {ENV_HELP}")
+                found = ctx.env.environ.get(name)
                 if found is None:
-                    raise _CallError(
-                        f"Failed to substitute env var in header '{key}': "
-                        f"Environment variable {match.group(1)} is not defined"
-                    )
+                    raise _CallError(f"{prefix} {shown} is not defined")
                 return found
 
             headers[key] = _ENV_VAR.sub(env, js_string(value))
@@ -160,9 +201,8 @@ def _request_once(config: dict[str, Any], body: Any, ctx: CheckContext) -> Any:
     except httpx.HTTPError as exc:
         raise _CallError(f"Request failed: {exc}") from None
     if not response.is_success:
-        raise _CallError(
-            f"HTTP {response.status_code}: {response.text[:200]}", response.status_code >= 500
-        )
+        text = redact_secrets(response.text, check_secrets(ctx.env))  # before it is cut
+        raise _CallError(f"HTTP {response.status_code}: {text[:200]}", response.status_code >= 500)
     ok, result = js_json_parse(response.text)
     if not ok:
         raise _CallError("Invalid service response: the body is not JSON")
@@ -186,7 +226,14 @@ def _request(config: dict[str, Any], body: Any, ctx: CheckContext) -> Any:
 
 
 def call(text: str, args: Any, ctx: CheckContext) -> Any:
-    """Call the external service and return `{score, explain}` or `{error}`."""
+    """Call the external service and return `{score, explain}` or `{error}`.
+
+    Configured secrets (see `check_secrets`) are redacted from whatever comes back.
+    """
+    return redact_secrets(_call(text, args, ctx), check_secrets(ctx.env))
+
+
+def _call(text: str, args: Any, ctx: CheckContext) -> Any:
     try:
         if not isinstance(args, dict):
             raise _CallError(
@@ -225,7 +272,7 @@ def call(text: str, args: Any, ctx: CheckContext) -> Any:
         if js_truthy(result.get("error")):
             return {"error": f"External service error: {js_string(result['error'])}"}
         if use_cache:
-            ctx.env.cache.set(key, dict(result))
+            ctx.env.cache.set(key, redact_secrets(dict(result), check_secrets(ctx.env)))
         out: dict[str, Any] = {"score": result["score"]}
         if "explain" in result:
             out["explain"] = result["explain"]

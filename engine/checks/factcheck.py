@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine.assessment import Finding
+from engine.checks.call import check_secrets, redact_secrets
 from engine.checks.context import CheckContext
 from engine.checks.outcome import Outcome
 from engine.checks.text import is_number, js_json_parse
@@ -52,7 +53,14 @@ def _messages(ctx: CheckContext) -> list[dict[str, Any]]:
 
 
 def factcheck(text: str, args: Any, ctx: CheckContext) -> Any:
-    """Return `{score, explain}`, `{error}`, or an `unverified` outcome if no service is set."""
+    """Return `{score, explain}`, `{error}`, or an `unverified` outcome if no service is set.
+
+    Configured secrets (the token, service keys) are redacted from what the service says.
+    """
+    return redact_secrets(_factcheck(text, args, ctx), check_secrets(ctx.env))
+
+
+def _factcheck(text: str, args: Any, ctx: CheckContext) -> Any:
     settings = ctx.env.settings
     if not settings.factcheck_url:
         finding = Finding(code="not_configured", message=NOT_CONFIGURED)

@@ -13,11 +13,18 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Callable
+from typing import Final
 from urllib.parse import urlsplit
 
 from engine.settings import Settings
 
-__all__ = ["ALLOW_HELP", "call_host_refusal", "host_of", "resolve_refusal"]
+__all__ = [
+    "ALLOW_HELP",
+    "call_host_refusal",
+    "embedded_ipv4",
+    "host_of",
+    "resolve_refusal",
+]
 
 ALLOW_HELP = (
     "To allow it, add the host to the environment variable BLUEPRINT_CALL_ALLOW "
@@ -55,8 +62,63 @@ def _literal_ip(host: str) -> IPAddress | None:
     return ip
 
 
+_NAT64: Final = 0x0064_FF9B << 64  # 64:ff9b::/96, the well-known NAT64 prefix (high 96 bits)
+_NAT64_LOCAL: Final = ipaddress.IPv6Network("64:ff9b:1::/48")
+_SIIT: Final = 0xFFFF_0000  # ::ffff:0:0/96, IPv4-translated (high 96 bits)
+_ISATAP: Final = 0x0000_5EFE  # interface id ::0:5efe:a.b.c.d (or ::200:5efe:a.b.c.d)
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[tuple[str, ipaddress.IPv4Address]]:
+    """Return the IPv4 addresses an IPv6 address carries, each with the name of its form.
+
+    Forms: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), IPv4-translated
+    (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::/48`), Teredo
+    (`2001::/32`: server and client) and ISATAP (`...:0:5efe:a.b.c.d`, any prefix).
+    """
+    n = int(ip)
+    low = ipaddress.IPv4Address(n & 0xFFFF_FFFF)
+    high = n >> 32
+    found: list[tuple[str, ipaddress.IPv4Address]] = []
+    if ip.ipv4_mapped is not None:
+        found.append(("IPv4-mapped", ip.ipv4_mapped))
+    if high == 0 and int(low) > 1:
+        found.append(("IPv4-compatible", low))
+    if high == _SIIT:
+        found.append(("IPv4-translated", low))
+    if high == _NAT64 or ip in _NAT64_LOCAL:
+        found.append(("NAT64", low))
+    if ip.sixtofour is not None:
+        found.append(("6to4", ip.sixtofour))
+    if ip.teredo is not None:
+        found += [("Teredo", ip.teredo[0]), ("Teredo", ip.teredo[1])]
+    if high & 0xFDFF_FFFF == _ISATAP:
+        found.append(("ISATAP", low))
+    return found
+
+
+def _carried(ip: IPAddress) -> tuple[str, str] | None:
+    """Return (kind, description) of the first non-public IPv4 address `ip` carries, if any."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        for form, inner in embedded_ipv4(ip):
+            kind = _non_public(inner)
+            if kind is not None:
+                return kind, f"{ip}, which carries {inner} in {form} form"
+    return None
+
+
+def _shown(ip: IPAddress) -> str:
+    carried = _carried(ip)
+    return str(ip) if carried is None else carried[1]
+
+
 def _non_public(ip: IPAddress) -> str | None:
-    """Name the kind of a non-public address, or None if it is public."""
+    """Name the kind of a non-public address, or None if it is public.
+
+    An IPv6 address that carries an IPv4 address (6to4, NAT64, Teredo, ISATAP, mapped or
+    compatible forms) is as public as the IPv4 address it carries, at most.
+    """
+    if (carried := _carried(ip)) is not None:
+        return carried[0]
     for kind, flag in (
         ("loopback", ip.is_loopback),
         ("unspecified", ip.is_unspecified),
@@ -121,7 +183,7 @@ def call_host_refusal(url: str, settings: Settings) -> str | None:
         return _address_refusal(host, "loopback", host)
     ip = _literal_ip(host)
     if ip is not None and (kind := _non_public(ip)) is not None:
-        return _address_refusal(host, kind, str(ip))
+        return _address_refusal(host, kind, _shown(ip))
     return None
 
 
@@ -155,5 +217,5 @@ def resolve_refusal(
         ip = _literal_ip(address.split("%")[0])
         kind = "unparseable" if ip is None else _non_public(ip)
         if kind is not None:
-            return _address_refusal(host, kind, address)
+            return _address_refusal(host, kind, address if ip is None else _shown(ip))
     return None

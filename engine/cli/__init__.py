@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import sys
+
 import click
 
 from engine.cli.compare_cmd import compare_cmd
@@ -33,4 +36,9 @@ cli.add_command(compare_cmd)
 
 def main() -> None:
     """Entry point of the `blueprint` console script."""
+    # Text from a blueprint or a response may hold lone surrogates: print them as `\udXXX`
+    # (inside JSON output, that is the escape JSON.stringify writes) instead of failing.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     cli(prog_name="blueprint")

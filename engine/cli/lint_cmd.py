@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from engine.errors import ConfigError
+from engine.report.output import well_formed
 from engine.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def lint_command(files: tuple[str, ...], fmt: str) -> None:
                     click.echo(f"    fix: {d.fix.title}")
     errors = counts["error"]
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        click.echo(well_formed(json.dumps(rows, indent=2, ensure_ascii=False)))
     else:
         summary = ", ".join(
             f"{n} {k}{'s' if n != 1 and k != 'info' else ''}" for k, n in counts.items()

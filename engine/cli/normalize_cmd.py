@@ -10,6 +10,7 @@ import click
 from engine.blueprint import load_blueprint
 from engine.errors import BlueprintError
 from engine.jsvalues import js_clean
+from engine.report.output import well_formed
 
 
 @click.command()
@@ -32,4 +33,5 @@ def normalize(file: str, fmt: str) -> None:
     except BlueprintError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
-    click.echo(json.dumps(js_clean(blueprint.to_weval()), indent=2, ensure_ascii=False))
+    text = json.dumps(js_clean(blueprint.to_weval()), indent=2, ensure_ascii=False)
+    click.echo(well_formed(text))

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from engine.cli.ids import IdCommand
 from engine.errors import BlueprintError, EngineError
 
 
@@ -160,7 +161,7 @@ class _Display:
             self.bar.stop()
 
 
-@click.command("run")
+@click.command("run", cls=IdCommand, id_options=("--resume",))
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @_common
 @click.option(
@@ -180,7 +181,8 @@ class _Display:
 @click.option(
     "--resume",
     "resume_id",
-    help="Finish an interrupted or stopped run without repeating finished calls.",
+    help="Finish an interrupted or stopped run without repeating finished calls "
+    "(`--resume -- ID` for an id that starts with `-`).",
 )
 def run_cmd(
     file: str | None,
@@ -201,6 +203,7 @@ def run_cmd(
     Exit 0 when every cell was scored, 1 when some failed or the run stopped, 2 for unusable
     input.
     """
+    from engine.report.output import OutputError
     from engine.run.outcome import RunOptions
     from engine.run.service import (
         default_out_dir,
@@ -268,6 +271,14 @@ def run_cmd(
         outcome = run_sync(
             run_id, prepared.plan, store, prepared.options, stop=stop, on_progress=display.update
         )
+    except OutputError as exc:
+        display.close()
+        click.echo(
+            f"{exc} The answers are stored; write the file with: "
+            f"blueprint run --resume -- {run_id} --out FOLDER",
+            err=True,
+        )
+        sys.exit(2)
     except KeyboardInterrupt:
         display.close()
         click.echo(f"interrupted; finish it with: blueprint run --resume {run_id}", err=True)

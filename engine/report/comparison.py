@@ -15,8 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint
 from engine.errors import InputError
-from engine.gcpause import gc_paused
+from engine.jsonl import json_error_words, loads_like_js
 from engine.jsvalues import js_clean
+from engine.report.output import json_text, well_formed, write_json_atomic
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
 
@@ -69,7 +70,8 @@ def config_content_hash(blueprint: Blueprint, models: list[str]) -> str:
         },
     }
     text = json.dumps(js_clean(payload), separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    # JSON.stringify escapes lone surrogates, so the hashed text is always UTF-8.
+    return hashlib.sha256(well_formed(text).encode("utf-8")).hexdigest()[:16]
 
 
 class Comparison(BaseModel):
@@ -160,17 +162,22 @@ class Comparison(BaseModel):
         return out
 
     def to_json(self) -> str:
-        """The comparison JSON as compact text (large runs: the C encoder, no indentation)."""
-        with gc_paused():
-            return json.dumps(
-                self.to_weval(), ensure_ascii=False, separators=(",", ":"), allow_nan=False
-            )
+        """The comparison JSON as compact text (large runs: the C encoder, no indentation).
+
+        Lone surrogates are escaped as `JSON.stringify` does, so the text is always UTF-8.
+        """
+        return json_text(self.to_weval())
 
     def write(self, directory: Path) -> Path:
-        """Write `<runLabel>_<timestamp>_comparison.json` into `directory`; return its path."""
-        directory.mkdir(parents=True, exist_ok=True)
+        """Write `<runLabel>_<timestamp>_comparison.json` into `directory`; return its path.
+
+        The file is written whole or not at all (see `write_atomic`).
+
+        Raises:
+            OutputError: The folder cannot be written or the disk is full.
+        """
         path = directory / f"{self.run_label}_{self.timestamp}_comparison.json"
-        path.write_text(self.to_json(), encoding="utf-8")
+        write_json_atomic(path, self.to_weval())
         return path
 
 
@@ -264,11 +271,19 @@ def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
     else:
         where = str(source)
         try:
-            data = json.loads(Path(source).read_text(encoding="utf-8"))
+            data = loads_like_js(Path(source).read_text(encoding="utf-8"))
         except OSError as exc:
             raise InputError(f"{where}: cannot read the file ({exc.strerror or exc}).") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InputError(f"{where}: not valid JSON ({exc}).") from None
+        except UnicodeDecodeError:
+            raise InputError(f"{where}: not UTF-8 text; save it as UTF-8 JSON.") from None
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{where}:{exc.lineno}:{exc.colno}: not valid JSON: {json_error_words(exc)}."
+            ) from None
+        except RecursionError:
+            raise _bad(where, "it is nested too deeply") from None
+        except ValueError as exc:
+            raise InputError(f"{where}: not valid JSON: {exc}.") from None
     if not isinstance(data, dict):
         raise _bad(where, "the top level is not an object")
     results = data.get("evaluationResults")

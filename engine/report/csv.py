@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.report.output import printable
 
 __all__ = ["CSV_COLUMNS", "comparison_csv", "csv_rows"]
 
@@ -83,4 +84,4 @@ def comparison_csv(comparison: Comparison) -> str:
     writer.writeheader()
     for row in csv_rows(comparison):
         writer.writerow(row)
-    return out.getvalue()
+    return printable(out.getvalue())

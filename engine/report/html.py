@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.modelids import base_model_id
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.report.output import printable
 from engine.scoring.aggregate import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
 
@@ -340,7 +341,7 @@ def render_html(
         + f"<p class=muted>Made by Blueprint Studio on {_e(moment)}. This file needs no "
         "network and runs no scripts.</p>"
     )
-    return (
+    return printable(
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="referrer" content="no-referrer">'

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.blueprint.models import Blueprint
-from engine.errors import EngineError
+from engine.jsonl import read_jsonl
 from engine.offline import build_comparison
 from engine.report.comparison import Comparison, cell_from_weval
 from engine.scoring.cells import CellScore
@@ -18,15 +18,7 @@ __all__ = ["comparison_from_rows", "replay_rows"]
 def replay_rows(path: str) -> dict[str, dict[str, Any]]:
     """Read a responses JSONL for the `replay:<file>` model: the first row per prompt id."""
     rows: dict[str, dict[str, Any]] = {}
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise EngineError(f"replay file {path}: cannot read it ({exc.strerror or exc}).") from None
-    for line in lines:
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
+    for _, row in read_jsonl(Path(path))[0]:
         if isinstance(row, dict) and "prompt_id" in row:
             rows.setdefault(str(row["prompt_id"]), row)
     return rows

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from engine.blueprint import Blueprint
-from engine.conversation import build_evidence
+from engine.conversation import response_evidence
 from engine.errors import BlueprintError
 from engine.lint import Diagnostic, apply_fix
 from engine.offline import score_cell
@@ -291,7 +291,7 @@ def _try_response(text: str) -> None:
     if not answer or not answer.strip():
         st.caption("The scores appear here once there is an answer.")
         return
-    evidence = build_evidence(prompt, "your answer", response=answer)
+    evidence = response_evidence(parsed, prompt, "your answer", response=answer)
     cell = score_cell(parsed, prompt, evidence, services.check_env())
     rows = []
     names = path_names(a.path_id for a in cell.assessments)

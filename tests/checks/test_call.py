@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -12,10 +13,16 @@ import pytest
 
 from engine.blueprint.models import Blueprint, Prompt
 from engine.checks import CheckEnv, TTLCache, call_host_refusal
-from engine.settings import Settings
+from engine.checks.call import ENV_HELP, check_secrets
+from engine.checks.netguard import resolve_refusal
+from engine.errors import ConfigError
+from engine.settings import Settings, load_settings
 from tests.checks.conftest import assess, raw
 
-ALLOW = Settings(call_allow=("example.com", "*.example.org", "127.0.0.1"))
+ALLOW = Settings(
+    call_allow=("example.com", "*.example.org", "127.0.0.1"),
+    call_env=("TEST_API_KEY", "CUSTOM_TOKEN"),
+)
 BLUEPRINT = Blueprint(
     external_services={
         "test-service": {
@@ -202,6 +209,66 @@ def test_missing_env_var():
     }
 
 
+@pytest.mark.parametrize("environ", [{"OPENAI_API_KEY": "sk-host-secret-1"}, {}])
+def test_a_variable_the_operator_did_not_allow_is_never_read(environ):
+    rec = Recorder(ok({"score": 1}))
+    env = make_env(rec)
+    env.environ = environ
+    args = {"url": "https://example.com/x", "headers": {"X-Key": "${OPENAI_API_KEY}"}}
+    result = call(args, env)
+    assert result == {
+        "error": "External service call failed: Failed to substitute env var in header 'X-Key': "
+        "Environment variable OPENAI_API_KEY is not allowed. " + ENV_HELP
+    }
+    assert rec.requests == []
+
+
+def test_allowed_variables_come_from_the_environment_and_settings_file(tmp_path, monkeypatch):
+    settings_file = tmp_path / "settings.toml"
+    settings_file.write_text('[call]\nenv = ["FROM_FILE"]\n')
+    monkeypatch.setenv("BLUEPRINT_CALL_ENV", "A_KEY, B_KEY")
+    assert load_settings(settings_file).call_env == ("A_KEY", "B_KEY", "FROM_FILE")
+    settings_file.write_text('[call]\nenv = "FROM_FILE"\n')
+    with pytest.raises(ConfigError, match="env must be a list"):
+        load_settings(settings_file)
+
+
+SECRET = "secret-key-123"
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        (
+            ok({"score": 1, "explain": f"you sent Bearer {SECRET}"}),
+            {"score": 1, "explain": "you sent Bearer ***"},
+        ),
+        (ok({"error": f"bad key {SECRET}"}), {"error": "External service error: bad key ***"}),
+        (
+            httpx.Response(401, text="x" * 190 + SECRET),
+            {"error": "External service call failed: HTTP 401: " + "x" * 190 + "***"},
+        ),
+        (
+            ok({"score": 1, "explain": "provider key sk-provider-99"}),
+            {"score": 1, "explain": "provider key ***"},
+        ),
+    ],
+)
+def test_secrets_echoed_by_the_service_are_redacted(response, expected):
+    env = make_env(Recorder(response))
+    env.environ = {**env.environ, "OPENAI_API_KEY": "sk-provider-99"}
+    assert call({"service": "test-service"}, env) == expected
+    cached = call({"service": "test-service"}, env)
+    assert SECRET not in json.dumps(cached) and "sk-provider-99" not in json.dumps(cached)
+
+
+def test_short_values_are_not_redacted():
+    env = make_env(Recorder(ok({"score": 1, "explain": "abc is fine"})))
+    env.environ = {"TEST_API_KEY": "abc"}
+    assert check_secrets(env) == ()
+    assert call({"service": "test-service"}, env) == {"score": 1, "explain": "abc is fine"}
+
+
 def test_retries_on_5xx_and_network_errors_with_backoff():
     waits: list[float] = []
     rec = Recorder(
@@ -327,6 +394,46 @@ def test_private_addresses_need_a_literal_listing():
     assert "private address (192.168.1.10)" in result["error"]  # type: ignore[index]
 
 
+EMBEDDED = [
+    # (IPv6 address, kind of the IPv4 address it carries, or None when that one is public)
+    ("2002:7f00:1::", "loopback"),  # 6to4 of 127.0.0.1
+    ("2002:a9fe:a9fe::1", "link-local"),  # 6to4 of the metadata service
+    ("2002:c0a8:101:1::5", "private"),  # 6to4 of 192.168.1.1
+    ("2002:a00:1::", "private"),  # 6to4 of 10.0.0.1
+    ("::ffff:127.0.0.1", "loopback"),  # IPv4-mapped
+    ("::ffff:a9fe:a9fe", "link-local"),
+    ("::127.0.0.1", "loopback"),  # IPv4-compatible
+    ("::a9fe:a9fe", "link-local"),
+    ("::ffff:0:7f00:1", "loopback"),  # IPv4-translated (SIIT)
+    ("64:ff9b::7f00:1", "loopback"),  # NAT64
+    ("64:ff9b::a9fe:a9fe", "link-local"),
+    ("64:ff9b:1::a00:1", "private"),  # local-use NAT64
+    ("2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback"),  # Teredo, client 127.0.0.1
+    ("2001:0:a9fe:a9fe::1", "link-local"),  # Teredo, server 169.254.169.254
+    ("2600::5efe:7f00:1", "loopback"),  # ISATAP in a public prefix
+    ("2600::200:5efe:a9fe:a9fe", "link-local"),
+    ("2600::5efe:a00:1", "private"),
+    ("2002:808:808::1", None),  # 6to4 of 8.8.8.8
+    ("2600::5efe:808:808", None),  # ISATAP of 8.8.8.8
+    ("::ffff:8.8.8.8", None),
+    ("2606:4700::6810:84e5", None),  # plain public IPv6
+]
+
+
+@pytest.mark.parametrize(("address", "kind"), EMBEDDED)
+def test_ipv4_inside_ipv6_is_as_public_as_the_ipv4(address, kind):
+    anywhere = Settings(call_allow=("*",))
+    literal = call_host_refusal(f"http://[{address}]/", anywhere)
+    resolved = resolve_refusal("http://svc.example.com/", anywhere, lambda _h: [address])
+    for refusal in (literal, resolved):
+        if kind is None:
+            assert refusal is None
+        else:
+            assert refusal is not None and f"it is a {kind} address" in refusal
+    if kind is not None:  # still an explicit opt-in when listed literally
+        assert call_host_refusal(f"http://[{address}]/", Settings(call_allow=(address,))) is None
+
+
 def test_refusals_happen_before_any_request():
     rec = Recorder(ok({"score": 1}))
     env = make_env(rec, settings=Settings(call_allow=("example.com",)))
@@ -344,17 +451,16 @@ def test_refusals_happen_before_any_request():
     assert rec.requests == []
 
 
-@pytest.fixture
-def local_server() -> Iterator[tuple[str, list[dict[str, object]]]]:
-    seen: list[dict[str, object]] = []
+@contextlib.contextmanager
+def json_service(
+    reply: Callable[[dict[str, str], dict[str, object]], object],
+) -> Iterator[str]:
+    """A real local HTTP service answering each POST with `reply(headers, body)` as JSON."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            seen.append(body)
-            payload = json.dumps(
-                {"score": 0.25 if "bad" in body["response"] else 1, "explain": "ok"}
-            ).encode()
+            payload = json.dumps(reply(dict(self.headers), body)).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
@@ -368,10 +474,22 @@ def local_server() -> Iterator[tuple[str, list[dict[str, object]]]]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/score", seen
+        yield f"http://127.0.0.1:{server.server_address[1]}/score"
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def local_server() -> Iterator[tuple[str, list[dict[str, object]]]]:
+    seen: list[dict[str, object]] = []
+
+    def reply(_headers: dict[str, str], body: dict[str, object]) -> object:
+        seen.append(body)
+        return {"score": 0.25 if "bad" in str(body["response"]) else 1, "explain": "ok"}
+
+    with json_service(reply) as url:
+        yield url, seen
 
 
 def test_a_real_local_service_listed_literally(local_server):
