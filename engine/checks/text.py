@@ -9,7 +9,6 @@ matches (never `casefold()`).
 from __future__ import annotations
 
 import functools
-import json
 import math
 import re
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from typing import Any, Final, TypeGuard
 import regex
 
 from engine.checks.context import CheckContext
+from engine.checks.jsstring import js_json_parse
 
 __all__ = [
     "any_strings",
@@ -256,42 +256,6 @@ def word_count_between(text: str, args: list[float], ctx: CheckContext) -> float
     if count > high:
         return 0.0 if high == 0 else high / count
     return 1.0
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-_decoder = json.JSONDecoder(parse_constant=_reject_constant)
-
-
-_SHAPE_HARNESS: Final = r"""(function (p) {
-  let v;
-  try { v = JSON.parse(JSON.parse(p)); } catch (e) { return '"invalid"'; }
-  if (Array.isArray(v)) return '"array"';
-  return typeof v === "object" && v !== null ? '"object"' : '"scalar"';
-})"""
-
-
-def js_json_parse(text: str) -> tuple[bool, Any]:
-    """Parse `text` as `JSON.parse` would: return (ok, value).
-
-    Python's decoder matches JSON.parse (same whitespace set, strict strings, no BOM) once
-    `NaN`/`Infinity` are refused. Nesting too deep for Python's decoder is checked by QuickJS;
-    the value is then only its shape (`{}`, `[]` or None), which is all `is_json` needs.
-    """
-    try:
-        return True, _decoder.decode(text)
-    except ValueError:
-        return False, None
-    except RecursionError:
-        from engine.checks.jsengine import JSEngineError, run_fresh
-
-        try:
-            shape = run_fresh(_SHAPE_HARNESS, text, time_limit_s=1.0, stack_limit=4 << 20)
-        except JSEngineError:
-            return False, None
-        return (shape != "invalid"), {"object": {}, "array": []}.get(shape)
 
 
 def is_json(text: str, args: Any, ctx: CheckContext) -> bool:
