@@ -44,15 +44,27 @@ from engine.checks.jsengine import (
     js_regex_test,
     quickjs_regex_error,
 )
-from engine.checks.jsregex_parse import Node, RegexSyntaxError, parse_regex
+from engine.checks.jsregex_parse import Node, RegexSyntaxError, RegexTooDeep, parse_regex
+from engine.checks.regexlimits import (
+    MAX_TRANSLATED_COST,
+    MAX_TRANSLATED_LENGTH,
+    MAX_TRANSLATED_NESTING,
+    excerpt,
+    expansion_cost,
+    limit_message,
+)
 
-__all__ = ["JsRegex", "RegexTimeout", "compile_js_regex", "js_regex_error"]
+__all__ = ["JsRegex", "RegexLimit", "RegexTimeout", "compile_js_regex", "js_regex_error"]
 
 _DOT: Final = complement(((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)))
 _VALID_FLAGS: Final = frozenset("dgimsuyv")
 
 
-class RegexTimeout(RuntimeError):
+class RegexLimit(RuntimeError):
+    """Matching a pattern went past the time or memory limit; the message says so plainly."""
+
+
+class RegexTimeout(RegexLimit):
     """Matching took longer than the time limit (catastrophic backtracking)."""
 
 
@@ -185,6 +197,7 @@ class JsRegex:
 
         Raises:
             RegexTimeout: Matching took longer than 100 ms.
+            RegexLimit: Matching (in QuickJS) needed more than its 64 MB heap or stack.
         """
         if self.compiled is not None:
             try:
@@ -196,7 +209,7 @@ class JsRegex:
         except JSEngineError as exc:
             if exc.kind == "timeout":
                 raise RegexTimeout(self._timeout_message()) from None
-            raise
+            raise RegexLimit(limit_message(self.source, self.flags)) from None
 
     def _timeout_message(self) -> str:
         ms = round(TIME_LIMIT_S * 1000)
@@ -221,7 +234,7 @@ def _units(text: str) -> str:
 
 
 def _format(pattern: str, flags: str, message: str) -> str:
-    return f"Invalid regular expression: /{pattern}/{flags}: {message}"
+    return f"Invalid regular expression: /{excerpt(pattern)}/{flags}: {message}"
 
 
 def _flag_error(flags: str) -> str | None:
@@ -230,29 +243,60 @@ def _flag_error(flags: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=4096)
+_QUICKJS_LIMITS: Final = ("out of memory", "stack overflow", "interrupted", "too many captures")
+
+
+def _in_quickjs(pattern: str, flags: str) -> JsRegex | str:
+    """A pattern QuickJS runs: its own syntax check decides, and its limits bound compiling."""
+    message = quickjs_regex_error(pattern, flags)
+    if not message:
+        return JsRegex(pattern, flags, None)
+    if any(limit in message.lower() for limit in _QUICKJS_LIMITS):
+        return limit_message(pattern, flags)
+    return _format(pattern, flags, message[:1].upper() + message[1:])
+
+
 def _compile(pattern: str, flags: str) -> JsRegex | str:
+    if len(pattern) > MAX_TRANSLATED_LENGTH:
+        return _compile_long(pattern, flags)
+    return _compile_short(pattern, flags)
+
+
+@lru_cache(maxsize=16)  # few entries: each may hold megabytes of pattern
+def _compile_long(pattern: str, flags: str) -> JsRegex | str:
+    return _flag_error(flags) or _in_quickjs(pattern, flags)
+
+
+@lru_cache(maxsize=4096)
+def _compile_short(pattern: str, flags: str) -> JsRegex | str:
     flag_error = _flag_error(flags)
     if flag_error:
         return flag_error
     if "u" in flags or "v" in flags:
-        message = quickjs_regex_error(pattern, flags)
-        if message:
-            return _format(pattern, flags, message[:1].upper() + message[1:])
-        return JsRegex(pattern, flags, None)
+        return _in_quickjs(pattern, flags)
     try:
-        parsed = parse_regex(pattern)
+        parsed = parse_regex(pattern, MAX_TRANSLATED_NESTING)
+    except RegexTooDeep:
+        return _in_quickjs(pattern, flags)
     except RegexSyntaxError as exc:
         return _format(pattern, flags, exc.message)
     if parsed.has_backrefs or parsed.has_quantified_lookaround or set(flags) - {"i"}:
         return JsRegex(pattern, flags, None)
-    if "i" in flags and _ascii_foldable(parsed.tree):
+    if expansion_cost(parsed.tree) > MAX_TRANSLATED_COST:
+        return _in_quickjs(pattern, flags)  # QuickJS counts repeats instead of expanding them
+    try:
+        return JsRegex(pattern, flags, _translate(parsed.tree, flags))
+    except (regex.error, OverflowError, RecursionError, MemoryError):
+        return _in_quickjs(pattern, flags)
+
+
+def _translate(tree: Node, flags: str) -> Any:
+    if "i" in flags and _ascii_foldable(tree):
         # Only ASCII letters have case here, and JS's non-`u` case rule never maps non-ASCII
         # onto ASCII: ASCII-only IGNORECASE is exact and much faster than [aA] classes.
-        compiled = regex.compile(_emit(parsed.tree, False), regex.ASCII | regex.IGNORECASE)
-        return JsRegex(pattern, flags, compiled)
+        return regex.compile(_emit(tree, False), regex.ASCII | regex.IGNORECASE)
     # regex.ASCII only affects \b and \B here: classes are always written out, no IGNORECASE.
-    return JsRegex(pattern, flags, regex.compile(_emit(parsed.tree, "i" in flags), regex.ASCII))
+    return regex.compile(_emit(tree, "i" in flags), regex.ASCII)
 
 
 def _ascii_foldable(node: Any) -> bool:

@@ -10,13 +10,14 @@ what the `regex` module does with `IGNORECASE` (no `FULLCASE`) on Python strings
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 import regex
 
 from engine.checks.context import CheckContext
 from engine.checks.jsengine import JSEngineError
-from engine.checks.jsregex import JsRegex, RegexTimeout, compile_js_regex
+from engine.checks.jsregex import JsRegex, RegexLimit, compile_js_regex
+from engine.checks.regexlimits import MAX_TRANSLATED_LENGTH
 from engine.checks.text import at_least
 
 __all__ = [
@@ -43,7 +44,7 @@ def matches(text: str, args: str, ctx: CheckContext, *, name: str, ignore_case: 
         return _compiled(args, ignore_case).test(text)
     except ValueError as exc:
         return {"error": f"Invalid regex pattern for '{name}': {exc}"}
-    except (RegexTimeout, JSEngineError) as exc:
+    except (RegexLimit, JSEngineError) as exc:
         return _timeout(name, exc)
 
 
@@ -54,7 +55,7 @@ def _count(text: str, patterns: list[str], name: str, ignore_case: bool) -> int 
             found += _compiled(pattern, ignore_case).test(text)
         except ValueError as exc:
             return {"error": f"Invalid regex pattern in '{name}': {exc}"}
-        except (RegexTimeout, JSEngineError) as exc:
+        except (RegexLimit, JSEngineError) as exc:
             return _timeout(name, exc)
     return found
 
@@ -79,6 +80,7 @@ def matches_at_least_n_of(
 
 
 _BOUNDARY = r"[\p{L}\p{N}_]"
+_JS_SPECIAL: Final = frozenset(".*+?^${}()|[]\\")
 
 
 @lru_cache(maxsize=2048)
@@ -88,13 +90,26 @@ def _word_pattern(word: str, ignore_case: bool) -> Any:
     return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", flags)
 
 
+def _js_word_regex(word: str, ignore_case: bool) -> JsRegex:
+    """Upstream's own `RegExp` for a word (run by QuickJS: used for very long words)."""
+    escaped = "".join("\\" + ch if ch in _JS_SPECIAL else ch for ch in word)
+    pattern = f"(?<!{_BOUNDARY}){escaped}(?!{_BOUNDARY})"
+    return compile_js_regex(pattern, "iu" if ignore_case else "u")
+
+
 def contains_word(
     text: str, args: str, ctx: CheckContext, *, name: str, ignore_case: bool
 ) -> Result:
-    """The word appears with no Unicode letter, number or `_` on either side; '' gives true."""
+    """The word appears with no Unicode letter, number or `_` on either side; '' gives true.
+
+    A word too long to compile quickly on the `regex` module runs in QuickJS with its time and
+    memory limits.
+    """
     if not args:
         return True
     try:
+        if len(args) > MAX_TRANSLATED_LENGTH:
+            return _js_word_regex(args, ignore_case).test(text)
         return _word_pattern(args, ignore_case).search(text, timeout=1.0) is not None
-    except (regex.error, TimeoutError) as exc:
+    except (regex.error, TimeoutError, ValueError, RegexLimit, JSEngineError) as exc:
         return {"error": f"Error in '{name}': {exc}"}
