@@ -3,8 +3,10 @@ r"""Regex point functions (`matches` and friends) and the Unicode-aware `contain
 Patterns are compiled with JavaScript semantics by `engine.checks.jsregex` (flags `''` or `'i'`,
 never `g m s u`). `contains_word` escapes the word and tests
 `(?<![\p{L}\p{N}_])word(?![\p{L}\p{N}_])` with the `u` (or `iu`) flag, as upstream does; with
-`u`, JavaScript matches code points and folds case with Unicode simple case folding, which is
-what the `regex` module does with `IGNORECASE` (no `FULLCASE`) on Python strings.
+`u`, JavaScript matches code points, which Python strings are. Under `iu` each character of
+the word becomes the class of characters JavaScript's simple case folding makes equal to it
+(`engine.checks.jscase.iu_piece`), because the `regex` module's IGNORECASE also folds dotted capital I
+onto `i` and dotless i onto `I`, which JavaScript never does.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any, Final
 import regex
 
 from engine.checks.context import CheckContext
+from engine.checks.jscase import iu_piece
 from engine.checks.jsengine import JSEngineError
 from engine.checks.jsregex import JsRegex, RegexLimit, compile_js_regex
 from engine.checks.regexlimits import MAX_TRANSLATED_LENGTH
@@ -85,8 +88,11 @@ _JS_SPECIAL: Final = frozenset(".*+?^${}()|[]\\")
 
 @lru_cache(maxsize=2048)
 def _word_pattern(word: str, ignore_case: bool) -> Any:
-    body = regex.escape(word, special_only=True, literal_spaces=True)
-    flags = regex.V0 | (regex.IGNORECASE if ignore_case else 0)
+    if not ignore_case:
+        body = regex.escape(word, special_only=True, literal_spaces=True)
+        return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", regex.V0)
+    body = "".join(iu_piece(ch) for ch in word)
+    flags = regex.V0 | regex.IGNORECASE
     return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", flags)
 
 
@@ -102,8 +108,8 @@ def contains_word(
 ) -> Result:
     """The word appears with no Unicode letter, number or `_` on either side; '' gives true.
 
-    A word too long to compile quickly on the `regex` module runs in QuickJS with its time and
-    memory limits.
+    Case-insensitive matching follows JavaScript's `iu` flags (`iu_class`). A word too long to
+    compile quickly on the `regex` module runs in QuickJS with its time and memory limits.
     """
     if not args:
         return True
