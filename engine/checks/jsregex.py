@@ -281,7 +281,7 @@ def _compile_short(pattern: str, flags: str) -> JsRegex | str:
     except RegexSyntaxError as exc:
         return _format(pattern, flags, exc.message)
     if parsed.has_backrefs or parsed.has_quantified_lookaround or set(flags) - {"i"}:
-        return JsRegex(pattern, flags, None)
+        return _in_quickjs(pattern, flags)  # so lint also sees what QuickJS cannot compile
     if expansion_cost(parsed.tree) > MAX_TRANSLATED_COST:
         return _in_quickjs(pattern, flags)  # QuickJS counts repeats instead of expanding them
     try:

@@ -28,6 +28,8 @@ from engine.checks.regexlimits import (
     is_limit_message,
     limit_message,
 )
+from engine.lint.rules.fnpoint import regex_error
+from tests.checks.conftest import raw
 
 ROOT = Path(__file__).resolve().parents[2]
 GB = 1 << 30
@@ -138,6 +140,13 @@ def test_a_pattern_too_deep_to_run_is_errored_with_a_plain_message() -> None:
     assert len(error) < 300
 
 
+def test_lint_and_scoring_agree_on_what_quickjs_cannot_compile() -> None:
+    pattern = "(a)" * 300 + "\\1"  # a back-reference runs in QuickJS: at most 255 groups
+    assert is_limit_message(regex_error(pattern, "") or "")
+    result = raw("matches", "aa", pattern)
+    assert isinstance(result, dict) and "simplify the pattern" in result["error"]
+
+
 def test_compiling_is_bounded_for_long_and_nested_patterns() -> None:
     out = in_child(
         """
@@ -178,6 +187,23 @@ def test_a_very_long_word_is_bounded_in_the_word_functions() -> None:
     )
     assert [r[1] for r in out] == [False, True, False]
     assert all(seconds < 3.0 for seconds, _ in out)
+
+
+def test_tool_argument_matching_with_huge_repeats_is_bounded() -> None:
+    trace = 'TOOL_CALL {"name": "search", "arguments": {"q": "aaaa"}}'
+    out = in_child(
+        f"""
+        from tests.checks.conftest import raw
+        wheres = [
+            "new RegExp('a{{99999999999999999999}}').test(args.q)",
+            "/(a{{1000}}){{1000}}|a{{4}}/.test(args.q)",
+            "new RegExp('(?:'.repeat(5000) + 'a' + ')'.repeat(5000)).test(args.q)",
+        ]
+        out = [raw("tool_args_match", {trace!r}, {{"name": "search", "where": w}}) for w in wheres]
+        """
+    )
+    assert out[:2] == [False, True]
+    assert out[2] is False or "error" in out[2]
 
 
 def test_expansion_cost_counts_required_repeats_and_stops_at_the_budget() -> None:
