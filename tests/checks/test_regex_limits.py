@@ -189,6 +189,26 @@ def test_a_very_long_word_is_bounded_in_the_word_functions() -> None:
     assert all(seconds < 3.0 for seconds, _ in out)
 
 
+def test_very_long_needles_are_bounded_in_the_caseless_string_functions() -> None:
+    out = in_child(
+        """
+        import time
+        from tests.checks.conftest import raw
+        needle = "Ab" * 500000
+        text = "x" + needle.upper() + "y"
+        calls = [("icontains", needle), ("istarts_with", "x" + needle),
+                 ("iends_with", needle + "Y"), ("not_icontains", needle)]
+        out = []
+        for fn, arg in calls:
+            start = time.perf_counter()
+            result = raw(fn, text, arg)
+            out.append([time.perf_counter() - start, result])
+        """
+    )
+    assert [r[1] for r in out] == [True, True, True, False]
+    assert all(seconds < 3.0 for seconds, _ in out)
+
+
 def test_tool_argument_matching_with_huge_repeats_is_bounded() -> None:
     trace = 'TOOL_CALL {"name": "search", "arguments": {"q": "aaaa"}}'
     out = in_child(
