@@ -46,9 +46,12 @@ from engine.checks.jsengine import (
 )
 from engine.checks.jsregex_parse import Node, RegexSyntaxError, RegexTooDeep, parse_regex
 from engine.checks.regexlimits import (
+    MAX_CACHED_COST,
     MAX_TRANSLATED_COST,
     MAX_TRANSLATED_LENGTH,
     MAX_TRANSLATED_NESTING,
+    MAX_TRANSLATED_SOURCE,
+    WeightedCache,
     excerpt,
     expansion_cost,
     limit_message,
@@ -256,10 +259,13 @@ def _in_quickjs(pattern: str, flags: str) -> JsRegex | str:
     return _format(pattern, flags, message[:1].upper() + message[1:])
 
 
+_short_cache: WeightedCache[tuple[str, str], JsRegex | str] = WeightedCache(4096, MAX_CACHED_COST)
+
+
 def _compile(pattern: str, flags: str) -> JsRegex | str:
     if len(pattern) > MAX_TRANSLATED_LENGTH:
         return _compile_long(pattern, flags)
-    return _compile_short(pattern, flags)
+    return _short_cache.get_or_build((pattern, flags), lambda: _compile_short(pattern, flags))
 
 
 @lru_cache(maxsize=16)  # few entries: each may hold megabytes of pattern
@@ -267,36 +273,45 @@ def _compile_long(pattern: str, flags: str) -> JsRegex | str:
     return _flag_error(flags) or _in_quickjs(pattern, flags)
 
 
-@lru_cache(maxsize=4096)
-def _compile_short(pattern: str, flags: str) -> JsRegex | str:
+def _compile_short(pattern: str, flags: str) -> tuple[JsRegex | str, int]:
+    """Compile a short pattern; return it with its weight in the cache (expansion nodes)."""
     flag_error = _flag_error(flags)
     if flag_error:
-        return flag_error
+        return flag_error, 1
     if "u" in flags or "v" in flags:
-        return _in_quickjs(pattern, flags)
+        return _in_quickjs(pattern, flags), 1
     try:
         parsed = parse_regex(pattern, MAX_TRANSLATED_NESTING)
     except RegexTooDeep:
-        return _in_quickjs(pattern, flags)
+        return _in_quickjs(pattern, flags), 1
     except RegexSyntaxError as exc:
-        return _format(pattern, flags, exc.message)
+        return _format(pattern, flags, exc.message), 1
     if parsed.has_backrefs or parsed.has_quantified_lookaround or set(flags) - {"i"}:
-        return _in_quickjs(pattern, flags)  # so lint also sees what QuickJS cannot compile
-    if expansion_cost(parsed.tree) > MAX_TRANSLATED_COST:
-        return _in_quickjs(pattern, flags)  # QuickJS counts repeats instead of expanding them
+        return _in_quickjs(pattern, flags), 1  # so lint also sees what QuickJS cannot compile
+    cost = expansion_cost(parsed.tree)
+    if cost > MAX_TRANSLATED_COST:
+        return _in_quickjs(pattern, flags), 1  # QuickJS counts repeats instead of expanding them
     try:
-        return JsRegex(pattern, flags, _translate(parsed.tree, flags))
+        compiled = _translate(parsed.tree, flags)
     except (regex.error, OverflowError, RecursionError, MemoryError):
-        return _in_quickjs(pattern, flags)
+        compiled = None
+    if compiled is None:
+        return _in_quickjs(pattern, flags), 1
+    return JsRegex(pattern, flags, compiled), cost
 
 
 def _translate(tree: Node, flags: str) -> Any:
+    """The pattern compiled on `regex`, or None when its source would be too long to compile."""
     if "i" in flags and _ascii_foldable(tree):
         # Only ASCII letters have case here, and JS's non-`u` case rule never maps non-ASCII
         # onto ASCII: ASCII-only IGNORECASE is exact and much faster than [aA] classes.
-        return regex.compile(_emit(tree, False), regex.ASCII | regex.IGNORECASE)
-    # regex.ASCII only affects \b and \B here: classes are always written out, no IGNORECASE.
-    return regex.compile(_emit(tree, "i" in flags), regex.ASCII)
+        source, flags_ = _emit(tree, False), regex.ASCII | regex.IGNORECASE
+    else:
+        # regex.ASCII only affects \b and \B here: classes are written out, no IGNORECASE.
+        source, flags_ = _emit(tree, "i" in flags), regex.ASCII
+    if len(source) > MAX_TRANSLATED_SOURCE:
+        return None
+    return regex.compile(source, flags_, cache_pattern=False)  # our cache bounds memory
 
 
 def _ascii_foldable(node: Any) -> bool:

@@ -11,7 +11,6 @@ onto `i` and dotless i onto `I`, which JavaScript never does.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Final
 
 import regex
@@ -20,7 +19,7 @@ from engine.checks.context import CheckContext
 from engine.checks.jscase import iu_piece
 from engine.checks.jsengine import JSEngineError
 from engine.checks.jsregex import JsRegex, RegexLimit, compile_js_regex
-from engine.checks.regexlimits import MAX_TRANSLATED_LENGTH
+from engine.checks.regexlimits import MAX_CACHED_COST, MAX_TRANSLATED_LENGTH, WeightedCache
 from engine.checks.text import at_least
 
 __all__ = [
@@ -86,14 +85,25 @@ _BOUNDARY = r"[\p{L}\p{N}_]"
 _JS_SPECIAL: Final = frozenset(".*+?^${}()|[]\\")
 
 
-@lru_cache(maxsize=2048)
+_word_cache: WeightedCache[tuple[str, bool], Any] = WeightedCache(2048, MAX_CACHED_COST)
+
+
 def _word_pattern(word: str, ignore_case: bool) -> Any:
+    """The compiled word pattern, cached by the characters it holds (a few hundred bytes each)."""
+    return _word_cache.get_or_build(
+        (word, ignore_case), lambda: (_build_word_pattern(word, ignore_case), len(word))
+    )
+
+
+def _build_word_pattern(word: str, ignore_case: bool) -> Any:
     if not ignore_case:
         body = regex.escape(word, special_only=True, literal_spaces=True)
-        return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", regex.V0)
+        return regex.compile(
+            f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", regex.V0, cache_pattern=False
+        )
     body = "".join(iu_piece(ch) for ch in word)
     flags = regex.V0 | regex.IGNORECASE
-    return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", flags)
+    return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", flags, cache_pattern=False)
 
 
 def _js_word_regex(word: str, ignore_case: bool) -> JsRegex:

@@ -11,16 +11,22 @@ error with `limit_message`, which lint reports at the pattern and scoring record
 
 from __future__ import annotations
 
-from typing import Final
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Final, Generic, TypeVar
 
 from engine.checks.charsets import INF
 from engine.checks.jsengine import MEMORY_LIMIT, TIME_LIMIT_S
 from engine.checks.jsregex_parse import Node
 
 __all__ = [
+    "MAX_CACHED_COST",
     "MAX_TRANSLATED_COST",
     "MAX_TRANSLATED_LENGTH",
     "MAX_TRANSLATED_NESTING",
+    "MAX_TRANSLATED_SOURCE",
+    "WeightedCache",
     "excerpt",
     "expansion_cost",
     "is_limit_message",
@@ -35,6 +41,12 @@ MAX_TRANSLATED_NESTING: Final = 32
 
 MAX_TRANSLATED_COST: Final = 20_000
 """Most nodes `regex` may expand a pattern into (about 250 bytes and 0.3 µs each)."""
+
+MAX_TRANSLATED_SOURCE: Final = 16_000
+"""Longest translated `regex` source (case classes written out); compiling costs ~5 µs a char."""
+
+MAX_CACHED_COST: Final = 400_000
+"""Most expansion nodes the compiled-pattern cache holds at once (about 100 MB)."""
 
 _EXCERPT: Final = 40
 _LIMIT_START: Final = "The pattern "
@@ -87,3 +99,47 @@ def expansion_cost(node: Node, budget: int = MAX_TRANSLATED_COST) -> int:
         inner = expansion_cost(node[1], budget)  # type: ignore[arg-type]
         return 1 + min(max(low, 1) * inner, budget + 1)
     return 1
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class WeightedCache(Generic[K, V]):
+    """A thread-safe LRU cache bounded both in entries and in the total weight of its values.
+
+    `functools.lru_cache` counts entries only: 4,096 compiled patterns of 20,000 nodes each
+    would hold gigabytes. Here the least recently used entries go once either bound is passed.
+    """
+
+    def __init__(self, max_items: int, max_weight: int) -> None:
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._weight = 0
+        self._max_items = max_items
+        self._max_weight = max_weight
+        self._lock = threading.Lock()
+
+    def get_or_build(self, key: K, build: Callable[[], tuple[V, int]]) -> V:
+        """Return the cached value for `key`, or build `(value, weight)`, keep it and return it."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit[0]
+        value, weight = build()
+        with self._lock:
+            if key not in self._items:
+                self._items[key] = (value, weight)
+                self._weight += weight
+            while self._items and (
+                len(self._items) > self._max_items or self._weight > self._max_weight
+            ):
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._weight -= dropped
+        return value
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        with self._lock:
+            self._items.clear()
+            self._weight = 0

@@ -8,7 +8,6 @@ matches (never `casefold()`).
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Callable
@@ -18,7 +17,7 @@ import regex
 
 from engine.checks.context import CheckContext
 from engine.checks.jsstring import js_json_parse
-from engine.checks.regexlimits import MAX_TRANSLATED_LENGTH
+from engine.checks.regexlimits import MAX_CACHED_COST, MAX_TRANSLATED_LENGTH, WeightedCache
 
 __all__ = [
     "any_strings",
@@ -123,10 +122,16 @@ def _lowered(text: str, needles: list[str]) -> tuple[Any, list[Any]]:
     return text.lower(), [n.lower() for n in needles]
 
 
-@functools.lru_cache(maxsize=4096)
+_needle_cache: WeightedCache[str, Any] = WeightedCache(4096, MAX_CACHED_COST)
+
+
 def _ascii_insensitive(needle: str) -> Any:
     """`needle` as a pattern matching ASCII letters of either case, and nothing else folded."""
-    return regex.compile(regex.escape(needle), regex.IGNORECASE | regex.ASCII)
+    flags = regex.IGNORECASE | regex.ASCII
+    return _needle_cache.get_or_build(
+        needle,
+        lambda: (regex.compile(regex.escape(needle), flags, cache_pattern=False), len(needle)),
+    )
 
 
 def _ascii_fold_ok(text: str, needles: list[str]) -> bool:

@@ -24,6 +24,7 @@ from engine.checks.jsregex import compile_js_regex
 from engine.checks.jsregex_parse import parse_regex
 from engine.checks.regexlimits import (
     MAX_TRANSLATED_COST,
+    WeightedCache,
     expansion_cost,
     is_limit_message,
     limit_message,
@@ -224,6 +225,43 @@ def test_tool_argument_matching_with_huge_repeats_is_bounded() -> None:
     )
     assert out[:2] == [False, True]
     assert out[2] is False or "error" in out[2]
+
+
+def test_the_compiled_pattern_cache_is_bounded_by_weight() -> None:
+    out = in_child(
+        """
+        import resource
+        from engine.checks.jsregex import compile_js_regex
+        # each pattern expands to ~19,000 nodes (~5 MB) on the regex module
+        out = [compile_js_regex(f"a{{19000}}x{i}").test("ab") for i in range(300)]
+        out.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+        """
+    )
+    assert out[:-1] == [False] * 300
+    assert out[-1] < 400  # MB: an entry-count cache alone would hold ~1.5 GB
+
+
+def test_weighted_cache_drops_the_least_recently_used_past_either_bound() -> None:
+    cache: WeightedCache[str, str] = WeightedCache(max_items=3, max_weight=10)
+    built: list[str] = []
+
+    def build(key: str, weight: int) -> tuple[str, int]:
+        built.append(key)
+        return key.upper(), weight
+
+    assert cache.get_or_build("a", lambda: build("a", 4)) == "A"
+    assert cache.get_or_build("b", lambda: build("b", 4)) == "B"
+    assert cache.get_or_build("a", lambda: build("a", 4)) == "A"  # a hit, now most recent
+    cache.get_or_build("c", lambda: build("c", 4))  # weight 12 > 10: b goes
+    cache.get_or_build("a", lambda: build("a", 4))
+    cache.get_or_build("b", lambda: build("b", 4))  # rebuilt
+    assert built == ["a", "b", "c", "b"]
+    for key in "defg":
+        cache.get_or_build(key, lambda k=key: build(k, 1))  # type: ignore[misc]
+    cache.get_or_build("g", lambda: build("g", 1))
+    assert built[-1] == "g" and built.count("g") == 1
+    cache.get_or_build("d", lambda: build("d", 1))  # more than 3 items: d was dropped
+    assert built.count("d") == 2
 
 
 def test_expansion_cost_counts_required_repeats_and_stops_at_the_budget() -> None:
