@@ -31,7 +31,6 @@ from __future__ import annotations
 import bisect
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Final
 
 import regex
@@ -262,15 +261,18 @@ def _in_quickjs(pattern: str, flags: str) -> JsRegex | str:
 _short_cache: WeightedCache[tuple[str, str], JsRegex | str] = WeightedCache(4096, MAX_CACHED_COST)
 
 
+# Long patterns run in QuickJS; the cache holds their text (up to 16 of them, 32 M characters).
+_long_cache: WeightedCache[tuple[str, str], JsRegex | str] = WeightedCache(16, 32_000_000)
+
+
 def _compile(pattern: str, flags: str) -> JsRegex | str:
     if len(pattern) > MAX_TRANSLATED_LENGTH:
-        return _compile_long(pattern, flags)
+        return _long_cache.get_or_build((pattern, flags), lambda: _compile_long(pattern, flags))
     return _short_cache.get_or_build((pattern, flags), lambda: _compile_short(pattern, flags))
 
 
-@lru_cache(maxsize=16)  # few entries: each may hold megabytes of pattern
-def _compile_long(pattern: str, flags: str) -> JsRegex | str:
-    return _flag_error(flags) or _in_quickjs(pattern, flags)
+def _compile_long(pattern: str, flags: str) -> tuple[JsRegex | str, int]:
+    return _flag_error(flags) or _in_quickjs(pattern, flags), len(pattern)
 
 
 def _compile_short(pattern: str, flags: str) -> tuple[JsRegex | str, int]:

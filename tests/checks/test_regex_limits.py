@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from engine.checks import jsregex
 from engine.checks.jsengine import js_regex_test
 from engine.checks.jsregex import compile_js_regex
 from engine.checks.jsregex_parse import parse_regex
@@ -239,6 +240,16 @@ def test_the_compiled_pattern_cache_is_bounded_by_weight() -> None:
     )
     assert out[:-1] == [False] * 300
     assert out[-1] < 400  # MB: an entry-count cache alone would hold ~1.5 GB
+
+
+def test_the_long_pattern_cache_is_bounded_by_characters() -> None:
+    for i in range(5):
+        try:
+            compile_js_regex("ab" * 4_000_000 + str(i))  # 8 M characters each
+        except ValueError:
+            pass  # too large for QuickJS: the message is cached just the same
+    held = sum(len(key[0]) for key in jsregex._long_cache._items)
+    assert 0 < held <= 32_000_000
 
 
 def test_weighted_cache_drops_the_least_recently_used_past_either_bound() -> None:
