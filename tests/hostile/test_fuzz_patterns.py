@@ -5,6 +5,9 @@ levels), lookarounds and back-references; responses mix letters, surrogate-free 
 the line breaks JavaScript knows and Python splits on (U+2028, U+2029, U+0085, CR, LF). Each
 example runs under an address-space limit 1 GB above what the process already maps, so a
 pattern that the engine expanded would fail the test, not the machine.
+
+The second test gives every function that runs locally (all but `$call` and `$factcheck`)
+random arguments of any JSON shape, patterns included, and responses with tool-call traces.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from contextlib import contextmanager
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.checks import function_names
 from engine.lint.rules.fnpoint import regex_error
 from tests.checks.conftest import assess
 
@@ -127,3 +131,42 @@ def test_every_check_returns_a_result_within_bounds(pattern: str, response: str,
     assert set(statuses) <= {"scored", "errored"}
     assert error is None or (isinstance(error, str) and len(error) < 300)
     assert elapsed < SECONDS, (elapsed, pattern[:80])
+
+
+NETWORK = {"call", "external", "factcheck"}
+LOCAL_FUNCTIONS = sorted(set(function_names()) - NETWORK)
+TRACE = st.sampled_from(
+    ['TOOL_CALL {"name": "search", "arguments": {"q": "a\\u2028b"}}', "TOOL_CALL {bad", ""]
+)
+ARGS = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.sampled_from([0, 1, -1, 2.5, 10**20, float("nan")]),
+        RESPONSES,
+        patterns(),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["name", "where", "q", "min", "max"]), inner, max_size=3),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(args=ARGS, response=RESPONSES, trace=TRACE)
+def test_every_local_function_returns_a_result_for_any_argument(
+    args: object, response: str, trace: str
+) -> None:
+    text = response + "\n" + trace
+    with bounded_memory():
+        start = time.monotonic()
+        statuses = {fn: assess(fn, text, args).status for fn in LOCAL_FUNCTIONS}
+        elapsed = time.monotonic() - start
+    assert set(statuses.values()) <= {"scored", "errored", "unverified"}, statuses
+    assert elapsed < 4 * SECONDS, elapsed
