@@ -10,6 +10,7 @@ from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Point, Prompt
 from engine.blueprint.parse import blueprint_id_from_path
 from engine.checks import CheckEnv, evaluate_function_points
+from engine.checks.jsstring import is_js_blank
 from engine.conversation import response_evidence
 from engine.evidence import Evidence
 from engine.gcpause import gc_paused
@@ -64,7 +65,7 @@ def _evidence(blueprint: Blueprint, prompt: Prompt, row: ResponseRow) -> Evidenc
 
 
 def _is_empty(row: ResponseRow, evidence: Evidence) -> bool:
-    return not (evidence.final_text or evidence.text).strip() and not row.tool_calls
+    return is_js_blank(evidence.final_text or evidence.text) and not row.tool_calls
 
 
 def score_rows(

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.checks.trace import parse_tool_trace
 from engine.evidence import Evidence, ToolCall
 from engine.settings import Settings
 
@@ -133,8 +134,6 @@ class CheckContext:
             if native:
                 self._tool_calls = list(native)
             else:
-                from engine.checks.tools import parse_tool_trace
-
                 self._tool_calls = parse_tool_trace(self.evidence.text)
         return self._tool_calls
 

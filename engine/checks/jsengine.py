@@ -174,25 +174,33 @@ def run_fresh(
 
 _REGEX_HARNESS: Final = r"""(function () {
   const cache = new Map();
-  return function (p, f, t, enc) {
+  const build = function (p, f) {
+    try { return new RegExp(p, f); }
+    catch (e) {  // out of memory may come from the cached patterns: drop them and retry once
+      if (cache.size === 0) throw e;
+      cache.clear();
+      return new RegExp(p, f);
+    }
+  };
+  const test = function (p, f, t, enc) {
     if (enc & 1) p = JSON.parse(p);
     if (enc & 2) t = JSON.parse(t);
     const key = f + "/" + p;
     let re = cache.get(key);
     if (re === undefined) {
-      re = new RegExp(p, f);
+      re = build(p, f);
       if (cache.size >= 512) cache.clear();
       cache.set(key, re);
     }
     re.lastIndex = 0;
     return re.test(t);
   };
+  const check = function (p, f) {
+    try { build(JSON.parse(p), f); return ""; }
+    catch (e) { return String(e && e.message); }
+  };
+  return [test, check];
 })()"""
-
-_ERROR_HARNESS: Final = r"""(function (p, f) {
-  try { new RegExp(JSON.parse(p), f); return ""; }
-  catch (e) { return String(e && e.message); }
-})"""
 
 
 class _ThreadState(threading.local):
@@ -210,8 +218,8 @@ def _thread_functions() -> tuple[Any, Any]:
         ctx.set_memory_limit(MEMORY_LIMIT)
         ctx.set_max_stack_size(STACK_LIMIT)
         ctx.set_time_limit(TIME_LIMIT_S)
-        _state.test = ctx.eval(_REGEX_HARNESS)
-        _state.check = ctx.eval(_ERROR_HARNESS)
+        functions, pick = ctx.eval(_REGEX_HARNESS), ctx.eval("(a, i) => a[i]")
+        _state.test, _state.check = pick(functions, 0), pick(functions, 1)
         _state.ctx = ctx
     return _state.test, _state.check
 

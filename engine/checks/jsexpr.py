@@ -1,11 +1,12 @@
 """`$js` (alias `$expr`): run the blueprint's JavaScript over the response in a QuickJS sandbox.
 
 Each evaluation gets a FRESH QuickJS context (never shared between threads) with a 100 ms time
-limit, a 64 MiB memory limit and a stack limit. Its only globals are `r`, `response` and
-`context = {messages, modelId}`. The source runs as a script; its completion value is the
-result. If the script fails with an illegal `return` (QuickJS says "return not in a function",
-Node "Illegal return statement"), it runs again wrapped in an arrow-function IIFE, in the same
-context, as upstream does. The result is classified inside JavaScript and returned as JSON.
+limit, a 64 MiB memory limit and a stack limit. Its only globals besides the built-ins are
+`context = {messages, modelId}`, `r` and `response`, set in that order (as Weval's sandbox
+object). The source runs as a script; its completion value is the result. If the script
+fails with an illegal `return` (QuickJS says "return not in a function", Node "Illegal return
+statement"), it runs again wrapped in an arrow-function IIFE, in the same context, as upstream
+does. The result is classified inside JavaScript and returned as JSON.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ _CLASSIFY: Final = (
     "return S({k:'undef'});return S({k:'error',e:'Script returned an invalid type: '+t+'. Must "
     "return a boolean or a number.'})}catch(e){return S({k:'thrown',m:m(e)})}})"
 )
+# QuickJS's one enumerable host global; Node's `vm` context has no `performance`.
+_NO_HOST_GLOBALS: Final = "delete globalThis.performance"
 _RETRY_MARKERS: Final = ("Illegal return statement", "return not in a function")
 
 
@@ -89,15 +92,16 @@ def js(text: str, args: str, ctx: CheckContext) -> Any:
     prefix = "Expression evaluation failed"
     try:
         box = fresh_context(time_limit_s=limit_s, memory_limit=env.js_memory_limit)
-        set_globals(
+        box.eval(_NO_HOST_GLOBALS)
+        set_globals(  # in this order: Object.keys(this) is `context,r,response` in Weval
             box,
             {
-                "r": text,
-                "response": text,
                 "context": {
                     "messages": js_clean(ctx.evidence.messages),
                     "modelId": ctx.evidence.model_id,
                 },
+                "r": text,
+                "response": text,
             },
         )
         result, thrown = _run(box, args)

@@ -31,7 +31,6 @@ from __future__ import annotations
 import bisect
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Final
 
 import regex
@@ -44,15 +43,30 @@ from engine.checks.jsengine import (
     js_regex_test,
     quickjs_regex_error,
 )
-from engine.checks.jsregex_parse import Node, RegexSyntaxError, parse_regex
+from engine.checks.jsregex_parse import Node, RegexSyntaxError, RegexTooDeep, parse_regex
+from engine.checks.regexlimits import (
+    MAX_CACHED_COST,
+    MAX_TRANSLATED_COST,
+    MAX_TRANSLATED_LENGTH,
+    MAX_TRANSLATED_NESTING,
+    MAX_TRANSLATED_SOURCE,
+    WeightedCache,
+    excerpt,
+    expansion_cost,
+    limit_message,
+)
 
-__all__ = ["JsRegex", "RegexTimeout", "compile_js_regex", "js_regex_error"]
+__all__ = ["JsRegex", "RegexLimit", "RegexTimeout", "compile_js_regex", "js_regex_error"]
 
 _DOT: Final = complement(((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)))
 _VALID_FLAGS: Final = frozenset("dgimsuyv")
 
 
-class RegexTimeout(RuntimeError):
+class RegexLimit(RuntimeError):
+    """Matching a pattern went past the time or memory limit; the message says so plainly."""
+
+
+class RegexTimeout(RegexLimit):
     """Matching took longer than the time limit (catastrophic backtracking)."""
 
 
@@ -185,6 +199,7 @@ class JsRegex:
 
         Raises:
             RegexTimeout: Matching took longer than 100 ms.
+            RegexLimit: Matching (in QuickJS) needed more than its 64 MB heap or stack.
         """
         if self.compiled is not None:
             try:
@@ -196,7 +211,7 @@ class JsRegex:
         except JSEngineError as exc:
             if exc.kind == "timeout":
                 raise RegexTimeout(self._timeout_message()) from None
-            raise
+            raise RegexLimit(limit_message(self.source, self.flags)) from None
 
     def _timeout_message(self) -> str:
         ms = round(TIME_LIMIT_S * 1000)
@@ -221,7 +236,7 @@ def _units(text: str) -> str:
 
 
 def _format(pattern: str, flags: str, message: str) -> str:
-    return f"Invalid regular expression: /{pattern}/{flags}: {message}"
+    return f"Invalid regular expression: /{excerpt(pattern)}/{flags}: {message}"
 
 
 def _flag_error(flags: str) -> str | None:
@@ -230,29 +245,75 @@ def _flag_error(flags: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=4096)
+_QUICKJS_LIMITS: Final = ("out of memory", "stack overflow", "interrupted", "too many captures")
+
+
+def _in_quickjs(pattern: str, flags: str) -> JsRegex | str:
+    """A pattern QuickJS runs: its own syntax check decides, and its limits bound compiling."""
+    message = quickjs_regex_error(pattern, flags)
+    if not message:
+        return JsRegex(pattern, flags, None)
+    if any(limit in message.lower() for limit in _QUICKJS_LIMITS):
+        return limit_message(pattern, flags)
+    return _format(pattern, flags, message[:1].upper() + message[1:])
+
+
+_short_cache: WeightedCache[tuple[str, str], JsRegex | str] = WeightedCache(4096, MAX_CACHED_COST)
+
+
+# Long patterns run in QuickJS; the cache holds their text (up to 16 of them, 32 M characters).
+_long_cache: WeightedCache[tuple[str, str], JsRegex | str] = WeightedCache(16, 32_000_000)
+
+
 def _compile(pattern: str, flags: str) -> JsRegex | str:
+    if len(pattern) > MAX_TRANSLATED_LENGTH:
+        return _long_cache.get_or_build((pattern, flags), lambda: _compile_long(pattern, flags))
+    return _short_cache.get_or_build((pattern, flags), lambda: _compile_short(pattern, flags))
+
+
+def _compile_long(pattern: str, flags: str) -> tuple[JsRegex | str, int]:
+    return _flag_error(flags) or _in_quickjs(pattern, flags), len(pattern)
+
+
+def _compile_short(pattern: str, flags: str) -> tuple[JsRegex | str, int]:
+    """Compile a short pattern; return it with its weight in the cache (expansion nodes)."""
     flag_error = _flag_error(flags)
     if flag_error:
-        return flag_error
+        return flag_error, 1
     if "u" in flags or "v" in flags:
-        message = quickjs_regex_error(pattern, flags)
-        if message:
-            return _format(pattern, flags, message[:1].upper() + message[1:])
-        return JsRegex(pattern, flags, None)
+        return _in_quickjs(pattern, flags), 1
     try:
-        parsed = parse_regex(pattern)
+        parsed = parse_regex(pattern, MAX_TRANSLATED_NESTING)
+    except RegexTooDeep:
+        return _in_quickjs(pattern, flags), 1
     except RegexSyntaxError as exc:
-        return _format(pattern, flags, exc.message)
+        return _format(pattern, flags, exc.message), 1
     if parsed.has_backrefs or parsed.has_quantified_lookaround or set(flags) - {"i"}:
-        return JsRegex(pattern, flags, None)
-    if "i" in flags and _ascii_foldable(parsed.tree):
+        return _in_quickjs(pattern, flags), 1  # so lint also sees what QuickJS cannot compile
+    cost = expansion_cost(parsed.tree)
+    if cost > MAX_TRANSLATED_COST:
+        return _in_quickjs(pattern, flags), 1  # QuickJS counts repeats instead of expanding them
+    try:
+        compiled = _translate(parsed.tree, flags)
+    except (regex.error, OverflowError, RecursionError, MemoryError):
+        compiled = None
+    if compiled is None:
+        return _in_quickjs(pattern, flags), 1
+    return JsRegex(pattern, flags, compiled), cost
+
+
+def _translate(tree: Node, flags: str) -> Any:
+    """The pattern compiled on `regex`, or None when its source would be too long to compile."""
+    if "i" in flags and _ascii_foldable(tree):
         # Only ASCII letters have case here, and JS's non-`u` case rule never maps non-ASCII
         # onto ASCII: ASCII-only IGNORECASE is exact and much faster than [aA] classes.
-        compiled = regex.compile(_emit(parsed.tree, False), regex.ASCII | regex.IGNORECASE)
-        return JsRegex(pattern, flags, compiled)
-    # regex.ASCII only affects \b and \B here: classes are always written out, no IGNORECASE.
-    return JsRegex(pattern, flags, regex.compile(_emit(parsed.tree, "i" in flags), regex.ASCII))
+        source, flags_ = _emit(tree, False), regex.ASCII | regex.IGNORECASE
+    else:
+        # regex.ASCII only affects \b and \B here: classes are written out, no IGNORECASE.
+        source, flags_ = _emit(tree, "i" in flags), regex.ASCII
+    if len(source) > MAX_TRANSLATED_SOURCE:
+        return None
+    return regex.compile(source, flags_, cache_pattern=False)  # our cache bounds memory
 
 
 def _ascii_foldable(node: Any) -> bool:

@@ -22,7 +22,7 @@ from engine.checks.charsets import (
     to_code_units,
 )
 
-__all__ = ["Node", "ParsedRegex", "RegexSyntaxError", "parse_regex"]
+__all__ = ["Node", "ParsedRegex", "RegexSyntaxError", "RegexTooDeep", "parse_regex"]
 
 Node: TypeAlias = tuple[object, ...]
 """A tree node: ("char", cu) ("set", ranges, negated) ("dot",) ("bol",) ("eol",) ("wordb", negated)
@@ -40,6 +40,10 @@ class RegexSyntaxError(ValueError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class RegexTooDeep(Exception):
+    """Groups nest deeper than the parser's `max_nesting` (it stops instead of recursing)."""
 
 
 @dataclass
@@ -72,8 +76,10 @@ def _is_id_part(cp: int) -> bool:
 
 
 class _Parser:
-    def __init__(self, units: str) -> None:
+    def __init__(self, units: str, max_nesting: int) -> None:
         self.s = units
+        self.depth = 0
+        self.max_nesting = max_nesting
         self.n = len(units)
         self.i = 0
         self.captures, self.has_named = self._scan_captures()
@@ -232,7 +238,11 @@ class _Parser:
             self.group_count += 1
             if self.group_count > 0xFFFF:
                 raise RegexSyntaxError("Too many captures")
+        self.depth += 1
+        if self.depth > self.max_nesting:
+            raise RegexTooDeep
         body = self.disjunction()
+        self.depth -= 1
         if self.i >= self.n:
             raise RegexSyntaxError("Unterminated group")
         self.i += 1  # ')'
@@ -413,17 +423,20 @@ class _Parser:
         return ("set", normalize(parts), negated)
 
 
-def parse_regex(pattern: str) -> ParsedRegex:
+def parse_regex(pattern: str, max_nesting: int = 64) -> ParsedRegex:
     """Parse a JavaScript pattern (compiled without `u`) into a tree.
 
     Args:
         pattern: The pattern source, as a Python string (astral characters are split into
             surrogate pairs first, as JavaScript sees them).
+        max_nesting: How deeply groups may nest before `RegexTooDeep` is raised; the parser
+            recurses a few frames per level, so keep this well under the recursion limit.
 
     Returns:
         The tree and facts about it (captures, back-references, quantified lookarounds).
 
     Raises:
         RegexSyntaxError: The pattern is invalid; the message is V8's.
+        RegexTooDeep: Groups nest deeper than `max_nesting`.
     """
-    return _Parser(to_code_units(pattern)).parse()
+    return _Parser(to_code_units(pattern), max_nesting).parse()

@@ -3,20 +3,23 @@ r"""Regex point functions (`matches` and friends) and the Unicode-aware `contain
 Patterns are compiled with JavaScript semantics by `engine.checks.jsregex` (flags `''` or `'i'`,
 never `g m s u`). `contains_word` escapes the word and tests
 `(?<![\p{L}\p{N}_])word(?![\p{L}\p{N}_])` with the `u` (or `iu`) flag, as upstream does; with
-`u`, JavaScript matches code points and folds case with Unicode simple case folding, which is
-what the `regex` module does with `IGNORECASE` (no `FULLCASE`) on Python strings.
+`u`, JavaScript matches code points, which Python strings are. Under `iu` each character of
+the word becomes the class of characters JavaScript's simple case folding makes equal to it
+(`engine.checks.jscase.iu_piece`), because the `regex` module's IGNORECASE also folds dotted capital I
+onto `i` and dotless i onto `I`, which JavaScript never does.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 import regex
 
 from engine.checks.context import CheckContext
+from engine.checks.jscase import iu_piece
 from engine.checks.jsengine import JSEngineError
-from engine.checks.jsregex import JsRegex, RegexTimeout, compile_js_regex
+from engine.checks.jsregex import JsRegex, RegexLimit, compile_js_regex
+from engine.checks.regexlimits import MAX_CACHED_COST, MAX_TRANSLATED_LENGTH, WeightedCache
 from engine.checks.text import at_least
 
 __all__ = [
@@ -43,7 +46,7 @@ def matches(text: str, args: str, ctx: CheckContext, *, name: str, ignore_case: 
         return _compiled(args, ignore_case).test(text)
     except ValueError as exc:
         return {"error": f"Invalid regex pattern for '{name}': {exc}"}
-    except (RegexTimeout, JSEngineError) as exc:
+    except (RegexLimit, JSEngineError) as exc:
         return _timeout(name, exc)
 
 
@@ -54,7 +57,7 @@ def _count(text: str, patterns: list[str], name: str, ignore_case: bool) -> int 
             found += _compiled(pattern, ignore_case).test(text)
         except ValueError as exc:
             return {"error": f"Invalid regex pattern in '{name}': {exc}"}
-        except (RegexTimeout, JSEngineError) as exc:
+        except (RegexLimit, JSEngineError) as exc:
             return _timeout(name, exc)
     return found
 
@@ -79,22 +82,50 @@ def matches_at_least_n_of(
 
 
 _BOUNDARY = r"[\p{L}\p{N}_]"
+_JS_SPECIAL: Final = frozenset(".*+?^${}()|[]\\")
 
 
-@lru_cache(maxsize=2048)
+_word_cache: WeightedCache[tuple[str, bool], Any] = WeightedCache(2048, MAX_CACHED_COST)
+
+
 def _word_pattern(word: str, ignore_case: bool) -> Any:
-    body = regex.escape(word, special_only=True, literal_spaces=True)
-    flags = regex.V0 | (regex.IGNORECASE if ignore_case else 0)
-    return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", flags)
+    """The compiled word pattern, cached by the characters it holds (a few hundred bytes each)."""
+    return _word_cache.get_or_build(
+        (word, ignore_case), lambda: (_build_word_pattern(word, ignore_case), len(word))
+    )
+
+
+def _build_word_pattern(word: str, ignore_case: bool) -> Any:
+    if not ignore_case:
+        body = regex.escape(word, special_only=True, literal_spaces=True)
+        return regex.compile(
+            f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", regex.V0, cache_pattern=False
+        )
+    body = "".join(iu_piece(ch) for ch in word)
+    flags = regex.V0 | regex.IGNORECASE
+    return regex.compile(f"(?<!{_BOUNDARY}){body}(?!{_BOUNDARY})", flags, cache_pattern=False)
+
+
+def _js_word_regex(word: str, ignore_case: bool) -> JsRegex:
+    """Upstream's own `RegExp` for a word (run by QuickJS: used for very long words)."""
+    escaped = "".join("\\" + ch if ch in _JS_SPECIAL else ch for ch in word)
+    pattern = f"(?<!{_BOUNDARY}){escaped}(?!{_BOUNDARY})"
+    return compile_js_regex(pattern, "iu" if ignore_case else "u")
 
 
 def contains_word(
     text: str, args: str, ctx: CheckContext, *, name: str, ignore_case: bool
 ) -> Result:
-    """The word appears with no Unicode letter, number or `_` on either side; '' gives true."""
+    """The word appears with no Unicode letter, number or `_` on either side; '' gives true.
+
+    Case-insensitive matching follows JavaScript's `iu` flags (`iu_class`). A word too long to
+    compile quickly on the `regex` module runs in QuickJS with its time and memory limits.
+    """
     if not args:
         return True
     try:
+        if len(args) > MAX_TRANSLATED_LENGTH:
+            return _js_word_regex(args, ignore_case).test(text)
         return _word_pattern(args, ignore_case).search(text, timeout=1.0) is not None
-    except (regex.error, TimeoutError) as exc:
+    except (regex.error, TimeoutError, ValueError, RegexLimit, JSEngineError) as exc:
         return {"error": f"Error in '{name}': {exc}"}

@@ -8,8 +8,6 @@ matches (never `casefold()`).
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 import re
 from collections.abc import Callable
@@ -18,6 +16,8 @@ from typing import Any, Final, TypeGuard
 import regex
 
 from engine.checks.context import CheckContext
+from engine.checks.jsstring import js_json_parse
+from engine.checks.regexlimits import MAX_CACHED_COST, MAX_TRANSLATED_LENGTH, WeightedCache
 
 __all__ = [
     "any_strings",
@@ -122,19 +122,27 @@ def _lowered(text: str, needles: list[str]) -> tuple[Any, list[Any]]:
     return text.lower(), [n.lower() for n in needles]
 
 
-@functools.lru_cache(maxsize=4096)
+_needle_cache: WeightedCache[str, Any] = WeightedCache(4096, MAX_CACHED_COST)
+
+
 def _ascii_insensitive(needle: str) -> Any:
     """`needle` as a pattern matching ASCII letters of either case, and nothing else folded."""
-    return regex.compile(regex.escape(needle), regex.IGNORECASE | regex.ASCII)
+    flags = regex.IGNORECASE | regex.ASCII
+    return _needle_cache.get_or_build(
+        needle,
+        lambda: (regex.compile(regex.escape(needle), flags, cache_pattern=False), len(needle)),
+    )
 
 
 def _ascii_fold_ok(text: str, needles: list[str]) -> bool:
     """Whether comparing with ASCII-only case folding equals `toLowerCase()` on both sides.
 
     True when every needle is ASCII and the text has neither U+0130 nor the Kelvin sign, the
-    only characters whose lowercase contains ASCII letters besides A-Z.
+    only characters whose lowercase contains ASCII letters besides A-Z. Needles longer than
+    `MAX_TRANSLATED_LENGTH` are compared lowered instead: compiling a pattern costs about
+    5 µs and hundreds of bytes per character.
     """
-    return all(n.isascii() for n in needles) and (
+    return all(n.isascii() and len(n) <= MAX_TRANSLATED_LENGTH for n in needles) and (
         text.isascii() or ("\u0130" not in text and "\u212a" not in text)
     )
 
@@ -256,42 +264,6 @@ def word_count_between(text: str, args: list[float], ctx: CheckContext) -> float
     if count > high:
         return 0.0 if high == 0 else high / count
     return 1.0
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-_decoder = json.JSONDecoder(parse_constant=_reject_constant)
-
-
-_SHAPE_HARNESS: Final = r"""(function (p) {
-  let v;
-  try { v = JSON.parse(JSON.parse(p)); } catch (e) { return '"invalid"'; }
-  if (Array.isArray(v)) return '"array"';
-  return typeof v === "object" && v !== null ? '"object"' : '"scalar"';
-})"""
-
-
-def js_json_parse(text: str) -> tuple[bool, Any]:
-    """Parse `text` as `JSON.parse` would: return (ok, value).
-
-    Python's decoder matches JSON.parse (same whitespace set, strict strings, no BOM) once
-    `NaN`/`Infinity` are refused. Nesting too deep for Python's decoder is checked by QuickJS;
-    the value is then only its shape (`{}`, `[]` or None), which is all `is_json` needs.
-    """
-    try:
-        return True, _decoder.decode(text)
-    except ValueError:
-        return False, None
-    except RecursionError:
-        from engine.checks.jsengine import JSEngineError, run_fresh
-
-        try:
-            shape = run_fresh(_SHAPE_HARNESS, text, time_limit_s=1.0, stack_limit=4 << 20)
-        except JSEngineError:
-            return False, None
-        return (shape != "invalid"), {"object": {}, "array": []}.get(shape)
 
 
 def is_json(text: str, args: Any, ctx: CheckContext) -> bool:

@@ -14,8 +14,9 @@ from typing import Any, Final
 
 from engine.checks.context import CheckContext
 from engine.checks.jsengine import JSEngineError, run_fresh
-from engine.checks.text import is_number, js_json_parse
-from engine.evidence import ToolCall
+from engine.checks.jsstring import JS_WHITESPACE, js_trim
+from engine.checks.text import is_number
+from engine.checks.trace import parse_tool_trace
 from engine.jsvalues import js_clean, js_string, js_truthy
 
 __all__ = [
@@ -28,34 +29,7 @@ __all__ = [
     "tool_called",
 ]
 
-JS_WHITESPACE: Final = (
-    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
 _JS_SPACES: Final = re.compile(f"[{JS_WHITESPACE}]+")
-_LINES: Final = re.compile(r"\r?\n")
-_MARKER: Final = "TOOL_CALL "
-
-
-def js_trim(text: str) -> str:
-    """`String.prototype.trim()`: strip JavaScript's whitespace and line terminators."""
-    return text.strip(JS_WHITESPACE)
-
-
-def parse_tool_trace(text: str) -> list[ToolCall]:
-    """Parse `TOOL_CALL {"name": ..., "arguments": ...}` lines; malformed lines are ignored."""
-    if _MARKER not in text:
-        return []
-    calls: list[ToolCall] = []
-    for raw in _LINES.split(text):
-        line = js_trim(raw)
-        if not line.startswith(_MARKER):
-            continue
-        ok, parsed = js_json_parse(js_trim(line[len(_MARKER) :]))
-        if ok and isinstance(parsed, dict) and isinstance(parsed.get("name"), str):
-            arguments = parsed.get("arguments")
-            calls.append(ToolCall(name=parsed["name"], arguments=arguments, source="trace"))
-    return calls
 
 
 def tool_called(text: str, args: str, ctx: CheckContext) -> bool:

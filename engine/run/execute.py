@@ -18,6 +18,7 @@ from typing import Any
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Message, Prompt
 from engine.checks import CheckEnv
+from engine.checks.jsstring import is_js_blank
 from engine.errors import EngineError
 from engine.evidence import Evidence
 from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
@@ -247,7 +248,7 @@ class _Runner:
                 durations_ms=[d for d in durations if d > 0] or None,
                 response_schema=cell.prompt.response_schema,
             )
-            if not final.strip() and not tool_calls:
+            if is_js_blank(final) and not tool_calls:
                 score = failed_cell(
                     cell.prompt.id,
                     cell.model_id,

@@ -221,3 +221,8 @@ def test_js_syntax_error(source, valid):
     assert (message is None) is valid, message
     if not valid:
         assert message
+
+
+def test_the_sandbox_globals_are_weval_s_in_weval_s_order() -> None:
+    assert raw("js", "x", "Object.keys(this).join() === 'context,r,response'") is True
+    assert raw("js", "x", "typeof performance === 'undefined'") is True

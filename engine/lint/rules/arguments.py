@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.blueprint.source import Span, YList, YMap
 from engine.checks import CheckDef, call_host_refusal
+from engine.checks.regexlimits import is_limit_message
 from engine.jsvalues import js_number_str
 from engine.lint.context import LintContext
 from engine.lint.rules.fnpoint import FnPoint, js_error, regex_error
@@ -159,6 +160,10 @@ def regexes(ctx: LintContext, fp: FnPoint, check: CheckDef) -> None:
             f"This regular expression does not work in JavaScript, which Weval uses ({error}), "
             "so the point reports an error and is left out of the score."
         )
+        if error is not None and is_limit_message(error):
+            message = (
+                f"{error}. Until then the point reports an error and is left out of the score."
+            )
         if "(?" in pattern and ("(?i" in pattern or "(?s" in pattern or "(?m" in pattern):
             message += (
                 " JavaScript has no inline flags such as `(?i)`: for case-insensitive matching "

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from engine.blueprint.points import normalize_fn_name
 from engine.blueprint.source import Span
 from engine.checks import js_regex_error, js_syntax_error
+from engine.checks.regexlimits import MAX_TRANSLATED_LENGTH
 from engine.jsvalues import js_truthy
 from engine.lint.context import LintContext, PointRef
 from engine.lint.rules.points import split_function_text
@@ -15,9 +16,19 @@ from engine.lint.rules.points import split_function_text
 __all__ = ["FnPoint", "function_point", "js_error", "regex_error"]
 
 
-@lru_cache(maxsize=8192)
 def regex_error(pattern: str, flags: str) -> str | None:
-    """JavaScript's message for an invalid pattern (cached: linting runs on every keystroke)."""
+    """JavaScript's message for an invalid pattern (cached: linting runs on every keystroke).
+
+    Long patterns are not kept here (each edit of one would hold another copy); the checks
+    keep the last few of them.
+    """
+    if len(pattern) > MAX_TRANSLATED_LENGTH:
+        return js_regex_error(pattern, flags)
+    return _short_regex_error(pattern, flags)
+
+
+@lru_cache(maxsize=8192)
+def _short_regex_error(pattern: str, flags: str) -> str | None:
     return js_regex_error(pattern, flags)
 
 

@@ -1,0 +1,145 @@
+"""Limits that keep compiling a blueprint pattern bounded in time and memory, and their messages.
+
+The `regex` module expands a counted repeat into one node per required repetition (`a{10000000}`
+takes gigabytes and seconds to compile), and compiling long patterns costs about 5 µs per
+character. JavaScript engines never expand repeats, so such patterns are valid in Weval. A
+pattern is translated onto `regex` only when it is short, shallow and cheap to expand
+(`expansion_cost`); any other pattern runs in QuickJS, whose compiler uses counters and whose
+heap (64 MB) and clock (100 ms) are limited. What QuickJS cannot run within those limits is an
+error with `limit_message`, which lint reports at the pattern and scoring records as `errored`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Final, Generic, TypeVar
+
+from engine.checks.charsets import INF
+from engine.checks.jsengine import MEMORY_LIMIT, TIME_LIMIT_S
+from engine.checks.jsregex_parse import Node
+
+__all__ = [
+    "MAX_CACHED_COST",
+    "MAX_TRANSLATED_COST",
+    "MAX_TRANSLATED_LENGTH",
+    "MAX_TRANSLATED_NESTING",
+    "MAX_TRANSLATED_SOURCE",
+    "WeightedCache",
+    "excerpt",
+    "expansion_cost",
+    "is_limit_message",
+    "limit_message",
+]
+
+MAX_TRANSLATED_LENGTH: Final = 2_000
+"""Longest pattern (in UTF-16 code units) translated onto `regex`; longer ones run in QuickJS."""
+
+MAX_TRANSLATED_NESTING: Final = 32
+"""Deepest group nesting translated onto `regex` (the translator recurses once per level)."""
+
+MAX_TRANSLATED_COST: Final = 20_000
+"""Most nodes `regex` may expand a pattern into (about 250 bytes and 0.3 µs each)."""
+
+MAX_TRANSLATED_SOURCE: Final = 16_000
+"""Longest translated `regex` source (case classes written out); compiling costs ~5 µs a char."""
+
+MAX_CACHED_COST: Final = 400_000
+"""Most expansion nodes the compiled-pattern cache holds at once (about 100 MB)."""
+
+_EXCERPT: Final = 40
+_LIMIT_START: Final = "The pattern "
+_LIMIT_END: Final = "simplify the pattern"
+
+
+def excerpt(text: str, size: int = _EXCERPT) -> str:
+    """The start of `text`, cut to `size` characters with `…` when it is longer."""
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+def limit_message(pattern: str, flags: str) -> str:
+    """The plain message for a pattern QuickJS cannot compile within its limits."""
+    mb = MEMORY_LIMIT >> 20
+    ms = round(TIME_LIMIT_S * 1000)
+    return (
+        f"{_LIMIT_START}/{excerpt(pattern)}/{flags} is too large or too deeply nested to run "
+        f"within the limits ({mb} MB, {ms} ms); {_LIMIT_END}"
+    )
+
+
+def is_limit_message(message: str) -> bool:
+    """Whether `message` comes from `limit_message` (the pattern is valid but too big)."""
+    return message.startswith(_LIMIT_START) and message.endswith(_LIMIT_END)
+
+
+def expansion_cost(node: Node, budget: int = MAX_TRANSLATED_COST) -> int:
+    """Estimate how many nodes the `regex` module builds for a pattern tree.
+
+    A repeat `x{m,n}` costs `max(m, 1)` times `x` (measured: `regex` expands the required
+    repetitions and loops over the optional ones). The sum stops growing once it passes
+    `budget`, so the result stays a small integer whatever the counts.
+    """
+    tag = node[0]
+    if tag == "set":
+        return 1 + len(node[1]) // 4  # type: ignore[arg-type]
+    if tag in ("seq", "alt"):
+        total = 1
+        for item in node[1]:  # type: ignore[attr-defined]
+            total += expansion_cost(item, budget)
+            if total > budget:
+                return total
+        return total
+    if tag == "group":
+        return 1 + expansion_cost(node[1], budget)  # type: ignore[arg-type]
+    if tag == "look":
+        return 1 + expansion_cost(node[3], budget)  # type: ignore[arg-type]
+    if tag == "quant":
+        low: int = min(int(node[2]), INF)  # type: ignore[call-overload]
+        inner = expansion_cost(node[1], budget)  # type: ignore[arg-type]
+        return 1 + min(max(low, 1) * inner, budget + 1)
+    return 1
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class WeightedCache(Generic[K, V]):
+    """A thread-safe LRU cache bounded both in entries and in the total weight of its values.
+
+    `functools.lru_cache` counts entries only: 4,096 compiled patterns of 20,000 nodes each
+    would hold gigabytes. Here the least recently used entries go once either bound is passed.
+    """
+
+    def __init__(self, max_items: int, max_weight: int) -> None:
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._weight = 0
+        self._max_items = max_items
+        self._max_weight = max_weight
+        self._lock = threading.Lock()
+
+    def get_or_build(self, key: K, build: Callable[[], tuple[V, int]]) -> V:
+        """Return the cached value for `key`, or build `(value, weight)`, keep it and return it."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit[0]
+        value, weight = build()
+        with self._lock:
+            if key not in self._items:
+                self._items[key] = (value, weight)
+                self._weight += weight
+            while self._items and (
+                len(self._items) > self._max_items or self._weight > self._max_weight
+            ):
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._weight -= dropped
+        return value
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        with self._lock:
+            self._items.clear()
+            self._weight = 0

@@ -1,0 +1,135 @@
+"""The `engine` package's import graph (module-level and function-level imports) has no cycle."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "engine"
+
+# Cycles allowed on purpose, as sorted tuples of module names. Keep it empty: a function-level
+# import that breaks a cycle at import time still couples the modules both ways.
+ALLOWED_CYCLES: set[tuple[str, ...]] = set()
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imported(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+    """Every module name an import statement names, anywhere but under `if TYPE_CHECKING:`."""
+    names: set[str] = set()
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            skip.update(id(child) for stmt in node.body for child in ast.walk(stmt))
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".")
+                anchor = anchor if is_package else anchor[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the engine modules it imports (and their packages outside its own)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        edges: set[str] = set()
+        for target in _imported(tree, name, path.name == "__init__.py"):
+            if target not in modules:
+                continue
+            parts = target.split(".")
+            for i in range(2, len(parts) + 1):  # `engine` itself is every module's parent
+                package = ".".join(parts[:i])
+                if package != name and not name.startswith(package + "."):
+                    edges.add(package)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[tuple[str, ...]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(tuple(sorted(component)))
+    return found
+
+
+def test_the_graph_sees_function_level_imports() -> None:
+    graph = import_graph()
+    assert "engine.checks.context" in graph
+    # engine.checks.jsstring imports jsengine at module level; tools imports trace
+    assert "engine.checks.jsengine" in graph["engine.checks.jsstring"]
+    assert "engine.checks.trace" in graph["engine.checks.tools"]
+
+
+def test_cycle_finder_finds_a_cycle_hidden_in_a_function() -> None:
+    source = "def f():\n    from engine.b import x\n"
+    names = _imported(ast.parse(source), "engine.a", False)
+    graph = {"engine.a": {n for n in names if n == "engine.b"}, "engine.b": {"engine.a"}}
+    assert cycles(graph) == [("engine.a", "engine.b")]
+
+
+def test_engine_has_no_import_cycle() -> None:
+    found = [c for c in cycles(import_graph()) if c not in ALLOWED_CYCLES]
+    assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
