@@ -1,10 +1,18 @@
-"""Helpers for the provider tests: run a pool against the fake server, fake time."""
+"""Helpers for the provider tests: run a pool against the fake server, fake time, TLS."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime
+import ipaddress
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from engine.providers import ChatRequest, ChatResponse, ProviderPool
 
@@ -50,3 +58,38 @@ class FakeTime:
         self.sleeps.append(seconds)
         self.now += seconds
         await asyncio.sleep(0)
+
+
+def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
+    """Write a one-day certificate for 127.0.0.1 and its key (PEM); return (cert, key) paths.
+
+    Made in-process with the `cryptography` package (a dev dependency), so no `openssl` binary.
+    """
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
