@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import engine
 
@@ -68,3 +70,18 @@ def test_the_cli_help_lists_each_command_with_its_own_short_help():
         assert command.name == name
         assert short == command.get_short_help_str(limit=500), name
         assert f"  {name}" in result.output
+
+
+def test_the_type_checking_imports_and_where_agree_with_all():
+    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    guarded = next(
+        n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+    )
+    seen = {
+        alias.name: node.module
+        for node in guarded.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert seen == engine._WHERE
+    assert set(engine.__all__) == set(engine._WHERE)
