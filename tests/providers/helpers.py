@@ -93,3 +93,28 @@ def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
         )
     )
     return cert_path, key_path
+
+
+class GatedTime(FakeTime):
+    """A `FakeTime` whose sleeps wait for `open()`, so a test can act while a call waits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._gate = asyncio.Event()
+        self._changed = asyncio.Condition()
+
+    async def sleep(self, seconds: float) -> None:
+        async with self._changed:
+            self.sleeps.append(seconds)
+            self._changed.notify_all()
+        await self._gate.wait()
+        self.now += seconds
+
+    async def sleeping(self, count: int, timeout_s: float = 10.0) -> None:
+        """Return once `count` sleeps have started (real time is bounded by `timeout_s`)."""
+        async with asyncio.timeout(timeout_s), self._changed:
+            await self._changed.wait_for(lambda: len(self.sleeps) >= count)
+
+    def open(self) -> None:
+        """Let every sleep, present and future, end at once."""
+        self._gate.set()
