@@ -336,7 +336,7 @@ def test_connection_close_makes_a_new_connection_for_the_next_call() -> None:
         await read_request(reader)
         writer.write(ok(b'{"choices": [{"message": {"content": "x"}}]}', "Connection: close"))
         await writer.drain()
-        await asyncio.sleep(0.5)  # the transport must not wait for this close
+        await asyncio.sleep(10)  # the transport must not wait for this close
         writer.close()
 
     async def main() -> float:
@@ -348,7 +348,7 @@ def test_connection_close_makes_a_new_connection_for_the_next_call() -> None:
                     assert (await pool.chat(ask("openai:m"))).text == "x"
                 return time.monotonic() - started
 
-    assert asyncio.run(main()) < 0.5
+    assert asyncio.run(main()) < 5  # far less than the 10 s the server keeps each connection open
     assert seen == [0, 1]
 
 
@@ -382,7 +382,7 @@ def test_a_bare_lf_answer_ends_in_a_timeout_not_a_hang() -> None:
     result = pool_call(bare_lf, timeout_s=0.3)
     assert isinstance(result, tuple)
     assert result[:2] == ("timeout", 2)
-    assert result[2] < 3
+    assert result[2] < 10  # a bound, not a measurement: without the timeout it would wait forever
 
 
 def test_a_server_that_drips_bytes_forever_times_out() -> None:
@@ -398,7 +398,7 @@ def test_a_server_that_drips_bytes_forever_times_out() -> None:
     result = pool_call(drip, timeout_s=0.3, max_attempts=1)
     assert isinstance(result, tuple)
     assert result[:2] == ("timeout", 1)
-    assert result[2] < 2
+    assert result[2] < 10
 
 
 def test_a_server_that_never_reads_the_request_times_out() -> None:
