@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import engine
 
@@ -21,18 +24,64 @@ def test_all_is_sorted_unique_and_importable():
     assert set(dir(engine)) >= set(names)
 
 
-def test_importing_the_engine_never_imports_streamlit():
-    code = (
-        "import sys, pkgutil, importlib, engine\n"
-        "for m in pkgutil.walk_packages(engine.__path__, 'engine.'):\n"
-        "    if m.name != 'engine.__main__': importlib.import_module(m.name)\n"
-        "print('streamlit' in sys.modules)"
+def loaded_after(code: str, modules: tuple[str, ...]) -> list[str]:
+    """Run `code` in a fresh interpreter; return which of `modules` it imported."""
+    code += (
+        f"\nimport json, sys\nprint(json.dumps(sorted(m for m in {modules!r} if m in sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    return list(json.loads(out.stdout))
+
+
+def test_importing_the_engine_never_imports_streamlit():
+    code = (
+        "import pkgutil, importlib, engine\n"
+        "for m in pkgutil.walk_packages(engine.__path__, 'engine.'):\n"
+        "    if m.name != 'engine.__main__': importlib.import_module(m.name)"
+    )
+    assert loaded_after(code, ("streamlit",)) == []
 
 
 def test_import_engine_is_light():
-    code = "import sys, engine, engine.cli\nprint(sorted(m for m in ('httpx', 'quickjs', 'engine.lint', 'jsonschema') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    heavy = ("httpx", "quickjs", "engine.lint", "jsonschema")
+    assert loaded_after("import engine, engine.cli", heavy) == []
+
+
+def test_the_cli_imports_a_command_only_when_it_runs():
+    code = (
+        "from click.testing import CliRunner\n"
+        "from engine.cli import cli\n"
+        "result = CliRunner().invoke(cli, ['--help'])\n"
+        "assert result.exit_code == 0, result.output"
+    )
+    heavy = ("pydantic", "engine.blueprint", "engine.cli.run_cmd", "engine.cli.lint_cmd")
+    assert loaded_after(code, heavy) == []
+
+
+def test_the_cli_help_lists_each_command_with_its_own_short_help():
+    from click.testing import CliRunner
+
+    from engine.cli import COMMANDS, cli, load_command
+
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for name, (_, short) in COMMANDS.items():
+        command = load_command(name)
+        assert command.name == name
+        assert short == command.get_short_help_str(limit=500), name
+        assert f"  {name}" in result.output
+
+
+def test_the_type_checking_imports_and_where_agree_with_all():
+    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    guarded = next(
+        n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+    )
+    seen = {
+        alias.name: node.module
+        for node in guarded.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert seen == engine._WHERE
+    assert set(engine.__all__) == set(engine._WHERE)

@@ -1,37 +1,89 @@
-"""The `blueprint` command line: one click group, one module per command."""
+"""The `blueprint` command line: one click group, one module per command, imported when used.
+
+Each command's module (and what it needs: pydantic models, the HTTP client, the linter) is
+imported only when that command runs, so `blueprint --help` and `blueprint lint` do not pay
+for the others. `--help` lists the commands from `COMMANDS` without importing them; a test
+checks those one-line helps against the commands' own.
+"""
 
 from __future__ import annotations
 
+import importlib
 import io
 import sys
 
 import click
+from click.utils import make_default_short_help
 
-from engine.cli.compare_cmd import compare_cmd
-from engine.cli.lint_cmd import lint_command
-from engine.cli.normalize_cmd import normalize
-from engine.cli.run_cmd import plan_cmd, run_cmd
-from engine.cli.schema_cmd import schema
-from engine.cli.score_cmd import score
-from engine.cli.studio_cmd import studio
+__all__ = ["COMMANDS", "cli", "main"]
 
-__all__ = ["cli", "main"]
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compare": (
+        "engine.cli.compare_cmd:compare_cmd",
+        "Compare two runs: each model's average, each prompt's score and each point.",
+    ),
+    "lint": (
+        "engine.cli.lint_cmd:lint_command",
+        "Check blueprint FILES and report problems, with what to write instead.",
+    ),
+    "normalize": (
+        "engine.cli.normalize_cmd:normalize",
+        "Print FILE normalized exactly as Weval's parser produces it.",
+    ),
+    "plan": (
+        "engine.cli.run_cmd:plan_cmd",
+        "Show what running FILE would do: the matrix, calls, cached calls and a cost range.",
+    ),
+    "run": (
+        "engine.cli.run_cmd:run_cmd",
+        "Generate, judge, score and store FILE against several models.",
+    ),
+    "schema": (
+        "engine.cli.schema_cmd:schema",
+        "Print a JSON Schema of blueprint YAML, for editor hints and checks.",
+    ),
+    "score": (
+        "engine.cli.score_cmd:score",
+        "Score the responses in a JSONL file against FILE, without generating anything.",
+    ),
+    "studio": (
+        "engine.cli.studio_cmd:studio",
+        "Start the studio in the browser: write, try, run, compare and share blueprints.",
+    ),
+}
+"""Command name: ("module:attribute" of its click command, the first sentence of its help)."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def load_command(name: str) -> click.Command:
+    """Import and return the click command called `name` (one of `COMMANDS`)."""
+    module, _, attribute = COMMANDS[name][0].partition(":")
+    command = getattr(importlib.import_module(module), attribute)
+    if not isinstance(command, click.Command):
+        raise TypeError(f"{COMMANDS[name][0]} is not a click command")
+    return command
+
+
+class _LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return load_command(cmd_name) if cmd_name in COMMANDS else None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)  # as click computes it
+        rows = [(name, make_default_short_help(COMMANDS[name][1], limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="blueprint-studio")
 def cli() -> None:
     """Write, lint, run and compare rubric-based LLM evaluations (Weval blueprints)."""
-
-
-cli.add_command(normalize)
-cli.add_command(plan_cmd)
-cli.add_command(run_cmd)
-cli.add_command(score)
-cli.add_command(lint_command, name="lint")
-cli.add_command(schema)
-cli.add_command(studio)
-cli.add_command(compare_cmd)
 
 
 def main() -> None:

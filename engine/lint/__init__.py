@@ -4,9 +4,13 @@
 diagnostic's fix. Every code is listed in `CODES` and documented in `docs/lint.md`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from engine.lint.diagnostics import CODES, CodeInfo, Diagnostic, Fix, Severity, apply_fix
 from engine.lint.run import lint
-from engine.lint.schema import authoring_schema
+
+if TYPE_CHECKING:
+    from engine.lint.schema import authoring_schema
 
 __all__ = [
     "CODES",
@@ -18,3 +22,12 @@ __all__ = [
     "authoring_schema",
     "lint",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the schema (pydantic models built at import) only when it is asked for."""
+    if name == "authoring_schema":
+        from engine.lint.schema import authoring_schema
+
+        return authoring_schema
+    raise AttributeError(f"module 'engine.lint' has no attribute {name!r}")

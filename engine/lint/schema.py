@@ -37,7 +37,22 @@ class CitationObject(_Strict):
 Citation = str | CitationObject
 
 
-class FunctionPoint(BaseModel):
+class _Counted(BaseModel):
+    """The fields every point form has beside what it checks: its weight and its source."""
+
+    weight: Weight | None = Field(
+        default=None,
+        description="How much this point counts, from 0.1 to 10 (default 1).",
+        ge=0.1,
+        le=10,
+    )
+    multiplier: Weight | None = Field(
+        default=None, description="Another name for `weight`.", ge=0.1, le=10
+    )
+    citation: Citation | None = Field(default=None, description="Where the point comes from.")
+
+
+class FunctionPoint(_Counted):
     """A deterministic check: `$name: argument`, optionally with `weight` and `citation`."""
 
     model_config = ConfigDict(
@@ -55,23 +70,13 @@ class FunctionPoint(BaseModel):
         },
     )
 
-    weight: Weight | None = Field(
-        default=None,
-        description="How much this point counts, from 0.1 to 10 (default 1).",
-        ge=0.1,
-        le=10,
-    )
-    multiplier: Weight | None = Field(
-        default=None, description="Another name for `weight`.", ge=0.1, le=10
-    )
-    citation: Citation | None = Field(default=None, description="Where the point comes from.")
 
-
-class FullPoint(_Strict):
+class FullPoint(_Counted):
     """A point written out in full: judged text (`point`/`text`) or a function (`fn` + `arg`)."""
 
     model_config = ConfigDict(
         extra="forbid",
+        populate_by_name=True,
         json_schema_extra={
             "anyOf": [{"required": ["text"]}, {"required": ["point"]}, {"required": ["fn"]}]
         },
@@ -84,16 +89,6 @@ class FullPoint(_Strict):
     fn: str | None = Field(default=None, description="A point function's name, e.g. `contains`.")
     fnArgs: Any = Field(default=None, description="The function's argument.")
     arg: Any = Field(default=None, description="Another name for `fnArgs`.")
-    weight: Weight | None = Field(
-        default=None,
-        description="How much this point counts, from 0.1 to 10 (default 1).",
-        ge=0.1,
-        le=10,
-    )
-    multiplier: Weight | None = Field(
-        default=None, description="Another name for `weight`.", ge=0.1, le=10
-    )
-    citation: Citation | None = Field(default=None, description="Where the point comes from.")
 
 
 class CitedPoint(RootModel[dict[str, str]]):

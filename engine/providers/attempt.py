@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import ssl
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -139,6 +140,18 @@ def _classify(endpoint: Endpoint, response: httpx.Response, url: str) -> wire.Re
     )
 
 
+def _untrusted_certificate(exc: BaseException) -> bool:
+    """Whether `exc` comes from a TLS certificate that failed verification."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # the chain of causes is short (httpx -> httpcore -> ssl)
+        if seen is None:
+            return False
+        if isinstance(seen, ssl.SSLCertVerificationError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 @functools.lru_cache(maxsize=256)
 def _parsed(url: str) -> httpx.URL:
     """Parse each endpoint URL once (httpx re-parses a string URL on every request)."""
@@ -161,6 +174,9 @@ async def send(
     except httpx.HTTPError as exc:
         where, reason = display_url(url), redact(str(exc), endpoint.secrets)
         message = f"connection to {where} failed ({type(exc).__name__}: {reason or 'no detail'})"
+        if _untrusted_certificate(exc):  # the same certificate will be refused again
+            message += "; if a proxy or a private CA signs it, set SSL_CERT_FILE to its certificate"
+            return Failure("connection", message, retryable=False)
         if isinstance(exc, httpx.ConnectError):
             server = "Ollama" if endpoint.api == "ollama" else "the endpoint"
             message += f"; is {server} running there? {endpoint.url_env} sets the address"

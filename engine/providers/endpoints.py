@@ -6,6 +6,7 @@ import difflib
 import os
 import re
 import tomllib
+import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,15 @@ import httpx
 from engine.errors import ConfigError, MissingKeyError, UnknownProviderError
 from engine.modelids import PROVIDERS, ProviderInfo, split_model_id
 
-__all__ = ["SECRETS_PATH", "Endpoint", "display_url", "load_environ", "read_secrets", "resolve"]
+__all__ = [
+    "SECRETS_PATH",
+    "Endpoint",
+    "display_url",
+    "environment_proxies",
+    "load_environ",
+    "read_secrets",
+    "resolve",
+]
 
 SECRETS_PATH = Path(".streamlit/secrets.toml")
 """Streamlit's secrets file, read relative to the current directory."""
@@ -80,6 +89,18 @@ def load_environ(
     merged = read_secrets(secrets_path) if secrets_path is not None else {}
     merged.update(os.environ if base is None else base)
     return merged
+
+
+def environment_proxies() -> dict[str, str]:
+    """Return the proxies the environment sets for HTTP (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`).
+
+    Keys are the lower-cased schemes (`http`, `https`, `all`); `NO_PROXY` is not a proxy.
+    """
+    return {
+        scheme: url
+        for scheme, url in urllib.request.getproxies().items()
+        if scheme in ("http", "https", "all") and url
+    }
 
 
 def display_url(url: str) -> str:

@@ -16,7 +16,7 @@ import httpx
 from engine.errors import ConfigError, ProviderError
 from engine.providers import wire
 from engine.providers.attempt import Failure, FailureKind, send
-from engine.providers.endpoints import Endpoint, load_environ, resolve
+from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
 from engine.providers.transport import Http11Transport
@@ -109,7 +109,8 @@ class ProviderPool:
     Args:
         environ: Where keys (`<PROVIDER>_API_KEY`) and endpoints (`<PROVIDER>_BASE_URL`) are
             read. Default: `load_environ()`, i.e. `os.environ` over `.streamlit/secrets.toml`
-            of the current directory; proxies from the environment are then honoured too.
+            of the current directory; proxies from the environment (`HTTPS_PROXY`, ...) are then
+            honoured too, through httpx's own transport.
         transport: An httpx transport for special cases (default: an `Http11Transport`, or
             httpx's own when `BLUEPRINT_HTTP_TRANSPORT=httpx` is in `environ`;
             HTTP/1.1 keep-alive with at most `global_limit` connections per origin).
@@ -175,7 +176,10 @@ class ProviderPool:
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
             transport = self._transport
-            if transport is None and self._environ.get("BLUEPRINT_HTTP_TRANSPORT") != "httpx":
+            # httpx applies proxies from the environment only with its own transports
+            proxied = self._trust_env and bool(environment_proxies())
+            own = self._environ.get("BLUEPRINT_HTTP_TRANSPORT") == "httpx" or proxied
+            if transport is None and not own:
                 transport = Http11Transport(self.global_limit)
             self._client = httpx.AsyncClient(transport=transport, trust_env=self._trust_env)
         return self._client

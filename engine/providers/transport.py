@@ -5,13 +5,17 @@ poll each) whenever a request starts or ends, and every read and write passes th
 anyio. On 2 cores that costs about 0.6 ms of CPU per call at 32 connections, and since
 concurrent calls advance in lock step, each round trip of 32 calls grew from 50 ms to ~63 ms
 against a 50 ms fake server (900 calls: 1.75 s, 1.25 × ideal). This transport does the same
-HTTP/1.1 work in ~0.2 ms per call (900 calls: ~1.55 s, 1.1 × ideal). It is used through a
-normal `httpx.AsyncClient`, which still builds requests, decodes gzip and applies proxies
-(proxied URLs go through httpx's own transports).
+HTTP/1.1 work in ~0.2 ms per call (900 calls: ~1.55 s, 1.1 × ideal); `python -m
+bench.transport` compares them. It is used through a normal `httpx.AsyncClient`, which still
+builds requests, decodes gzip and applies proxies (proxied URLs go through httpx's own
+transports). Answers are read by `engine.providers.http11`, which follows h11's grammar (a
+conformance suite checks both against the same bytes) at a tenth of its cost.
 
 Scope: HTTP/1.1 (and 1.0 answers) over TCP or TLS, request bodies sent whole, response
-bodies read whole (Content-Length, chunked, or until close), 1xx answers skipped, idle
-connections reused for `keepalive_expiry_s`. No HTTP/2, no proxies, no streaming.
+bodies read whole (Content-Length, chunked, or until close) up to `max_body_bytes`, heads up
+to `max_head_bytes`, 1xx answers skipped, idle connections reused for `keepalive_expiry_s`.
+No HTTP/2, no proxies, no streaming. Every fault is an `httpx.TransportError` in plain words
+that never quote the answer.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from collections.abc import Callable
 
 import httpx
 
+from engine.providers.http11 import MAX_BODY, MAX_HEAD, ProtocolError, read_response
+
 __all__ = ["Http11Transport"]
 
 _Origin = tuple[str, str, int]
-_MAX_HEAD = 1 << 20
 
 
 class _Connection:
@@ -64,57 +69,6 @@ def _head(request: httpx.Request, body: bytes) -> bytes:
     return b"".join(lines)
 
 
-async def _read_chunked(reader: asyncio.StreamReader) -> bytes:
-    parts: list[bytes] = []
-    while True:
-        line = await reader.readuntil(b"\r\n")
-        size = int(line.split(b";", 1)[0].strip(), 16)
-        if size == 0:
-            while await reader.readuntil(b"\r\n") != b"\r\n":
-                pass  # trailers
-            return b"".join(parts)
-        parts.append(await reader.readexactly(size))
-        if await reader.readexactly(2) != b"\r\n":
-            raise ValueError("malformed chunk")
-
-
-async def _read_response(
-    reader: asyncio.StreamReader, method: str
-) -> tuple[int, bytes, bytes, list[tuple[bytes, bytes]], bytes, bool]:
-    """Return (status, version, reason, headers, body, keep_alive)."""
-    while True:
-        head = await reader.readuntil(b"\r\n\r\n")
-        first, *lines = head[:-4].split(b"\r\n")
-        version, status_text, *rest = first.split(b" ", 2)
-        if not version.startswith(b"HTTP/1."):
-            raise ValueError(f"not an HTTP/1.x answer: {first[:40]!r}")
-        status = int(status_text)
-        if not 100 <= status < 200 or status == 101:
-            break
-    headers: list[tuple[bytes, bytes]] = []
-    fields: dict[bytes, bytes] = {}
-    for line in lines:
-        name, sep, value = line.partition(b":")
-        if not sep:
-            raise ValueError("malformed header line")
-        headers.append((name.strip(), value.strip()))
-        fields[name.strip().lower()] = value.strip()
-    connection = fields.get(b"connection", b"").lower()
-    keep_alive = b"close" not in connection and (
-        version == b"HTTP/1.1" or b"keep-alive" in connection
-    )
-    if method == "HEAD" or status in (204, 304) or status < 200:
-        body = b""
-    elif b"chunked" in fields.get(b"transfer-encoding", b"").lower():
-        body = await _read_chunked(reader)
-    elif b"content-length" in fields:
-        body = await reader.readexactly(int(fields[b"content-length"]))
-    else:
-        body = await reader.read()
-        keep_alive = False
-    return status, version, rest[0] if rest else b"", headers, body, keep_alive
-
-
 class Http11Transport(httpx.AsyncBaseTransport):
     """HTTP/1.1 keep-alive transport with at most `limit` connections per origin.
 
@@ -123,6 +77,8 @@ class Http11Transport(httpx.AsyncBaseTransport):
         ssl_context: TLS settings (default `httpx.create_ssl_context()`, made on first use).
         keepalive_expiry_s: Idle connections older than this are closed, not reused.
         clock: Monotonic seconds.
+        max_head_bytes: The largest status line plus headers accepted.
+        max_body_bytes: The largest response body accepted (before gzip is decoded).
     """
 
     def __init__(
@@ -132,8 +88,12 @@ class Http11Transport(httpx.AsyncBaseTransport):
         ssl_context: ssl.SSLContext | None = None,
         keepalive_expiry_s: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
+        max_head_bytes: int = MAX_HEAD,
+        max_body_bytes: int = MAX_BODY,
     ) -> None:
         self.limit = limit
+        self.max_head_bytes = max_head_bytes
+        self.max_body_bytes = max_body_bytes
         self.keepalive_expiry_s = keepalive_expiry_s
         self._ssl_context = ssl_context
         self._clock = clock
@@ -171,12 +131,17 @@ class Http11Transport(httpx.AsyncBaseTransport):
             async with asyncio.timeout(_timeout(request, "connect")):
                 reader, writer = await asyncio.open_connection(
                     host, port, ssl=context, server_hostname=host if context else None,
-                    limit=_MAX_HEAD,
+                    limit=self.max_head_bytes,
                 )  # fmt: skip
         except TimeoutError:
             raise httpx.ConnectTimeout(
                 f"connecting to {host}:{port} timed out", request=request
             ) from None
+        except ssl.SSLCertVerificationError as exc:
+            reason = exc.verify_message or "the certificate is not trusted"
+            raise httpx.ConnectError(
+                f"certificate verify failed for {host}: {reason}", request=request
+            ) from exc
         except OSError as exc:
             raise httpx.ConnectError(f"{exc.strerror or exc}", request=request) from None
         return _Connection(reader, writer)
@@ -208,14 +173,22 @@ class Http11Transport(httpx.AsyncBaseTransport):
         self, conn: _Connection, request: httpx.Request, body: bytes
     ) -> tuple[httpx.Response, bool]:
         try:
-            conn.writer.write(_head(request, body) + body)
-            await conn.writer.drain()
+            async with asyncio.timeout(_timeout(request, "write")):
+                conn.writer.write(_head(request, body) + body)
+                await conn.writer.drain()
+        except TimeoutError:
+            raise httpx.WriteTimeout(
+                "the server did not take the request in time", request=request
+            ) from None
         except OSError as exc:
             raise httpx.WriteError(f"{exc.strerror or exc}", request=request) from None
         try:
             async with asyncio.timeout(_timeout(request, "read")):
-                status, version, reason, headers, content, keep_alive = await _read_response(
-                    conn.reader, request.method
+                answer = await read_response(
+                    conn.reader,
+                    request.method,
+                    max_body=self.max_body_bytes,
+                    max_head=self.max_head_bytes,
                 )
         except TimeoutError:
             raise httpx.ReadTimeout("the server did not answer in time", request=request) from None
@@ -226,17 +199,22 @@ class Http11Transport(httpx.AsyncBaseTransport):
             raise httpx.RemoteProtocolError(
                 f"Server disconnected {what}.", request=request
             ) from None
-        except (ValueError, asyncio.LimitOverrunError) as exc:
+        except asyncio.LimitOverrunError:
+            raise httpx.RemoteProtocolError(
+                f"malformed answer: a head or chunk line is longer than {self.max_head_bytes} bytes",
+                request=request,
+            ) from None
+        except ProtocolError as exc:
             raise httpx.RemoteProtocolError(f"malformed answer: {exc}", request=request) from None
         except OSError as exc:
             raise httpx.ReadError(f"{exc.strerror or exc}", request=request) from None
         response = httpx.Response(
-            status,
-            headers=headers,
-            stream=httpx.ByteStream(content),
-            extensions={"http_version": version, "reason_phrase": reason},
+            answer.status,
+            headers=answer.headers,
+            stream=httpx.ByteStream(answer.body),
+            extensions={"http_version": answer.version, "reason_phrase": answer.reason},
         )
-        return response, keep_alive
+        return response, answer.keep_alive
 
     async def aclose(self) -> None:
         """Close every idle connection; busy ones close when their exchange ends."""

@@ -7,7 +7,7 @@ import streamlit as st
 from engine.errors import InputError
 from engine.store import RunRecord
 from studio import runs, services, share, state
-from studio.components.common import notice, slug, status_badge
+from studio.components.common import no_such_run, notice, slug, status_badge
 from studio.components.results_view import init_view, render_results
 from studio.navigation import PAGES
 from studio.resultdata import Results
@@ -136,11 +136,7 @@ def _run_header(run: RunRecord) -> None:
 def _show_run(run_id: str, view: share.ResultsView) -> None:
     loaded = services.run_view(run_id)
     if loaded is None:
-        st.error(
-            "There is no run with this id in this studio. Check the link, or pick a run on "
-            "the History page."
-        )
-        st.page_link("app_pages/history.py", label="Past runs", icon=":material/history:")
+        no_such_run()
         return
     state.set_run_id(run_id)
     _run_header(loaded.run)

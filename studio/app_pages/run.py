@@ -12,7 +12,7 @@ from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
 from studio import markers, runs, services, share, state
-from studio.components.common import notice, status_badge
+from studio.components.common import no_such_run, notice, status_badge
 from studio.textsafe import safe_markdown
 
 MODELS = "run_models"
@@ -107,11 +107,7 @@ def _resume(run_id: str) -> None:
 def _monitor(run_id: str) -> None:
     run = services.store().get_run(run_id)
     if run is None:
-        st.error(
-            "There is no run with this id in this studio. Check the link, or pick a run on "
-            "the History page."
-        )
-        st.page_link("app_pages/history.py", label="Open History", icon=":material/history:")
+        no_such_run()
         return
     status = run.live_status
     head = st.columns([4, 1], vertical_alignment="center")

@@ -11,7 +11,7 @@ import streamlit as st
 from studio import state
 from studio.textsafe import safe_markdown
 
-__all__ = ["conversation", "notice", "slug", "status_badge"]
+__all__ = ["conversation", "no_such_run", "notice", "slug", "status_badge"]
 
 _BADGE: dict[str, tuple[str, Any]] = {
     "completed": (":material/check_circle:", "green"),
@@ -27,6 +27,15 @@ def status_badge(status: str, word: str) -> None:
     """A colored badge for a run status."""
     icon, color = _BADGE.get(status, (":material/help:", "gray"))
     st.badge(word, icon=icon, color=color)
+
+
+def no_such_run() -> None:
+    """Say that the run of a link is not in this studio, with a link to the past runs."""
+    st.error(
+        "There is no run with this id in this studio. Check the link, or pick a run on "
+        "the History page."
+    )
+    st.page_link("app_pages/history.py", label="Past runs", icon=":material/history:")
 
 
 def notice() -> None:

@@ -40,6 +40,7 @@ MODEL_KEY = "res_model"
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
+    """`value` with `digits` decimals, or "—" when there is none."""
     return "—" if value is None else f"{value:.{digits}f}"
 
 
@@ -124,10 +125,6 @@ def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> 
     end its cell); every other cell is a number formatted here. Without `usage_known` (a
     comparison file records no tokens, cost or time) those cells show "—".
     """
-
-    def num(value: float | None, digits: int) -> str:
-        return "—" if value is None else f"{value:.{digits}f}"
-
     head = (
         "| # | Model | Average | | Spread (±) | Scored | Failed | Not scored "
         "| Tokens in / out | Cost ($) | Seconds per answer |\n"
@@ -138,13 +135,13 @@ def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> 
         name = safe_markdown(r.name)  # escapes `|` as `\|`, a literal pipe in a table cell
         time_s = None if r.mean_latency_ms is None else r.mean_latency_ms / 1000
         spent = (
-            f"{r.input_tokens:,} / {r.output_tokens:,} | {r.cost_usd:.4f} | {num(time_s, 2)}"
+            f"{r.input_tokens:,} / {r.output_tokens:,} | {r.cost_usd:.4f} | {_fmt(time_s, 2)}"
             if usage_known
             else "— | — | —"
         )
         lines.append(
-            f"| {i} | {name} | **{num(r.average, 3)}** | {_bar(r.average)} "
-            f"| {num(r.stddev, 3)} | {r.scored} | {r.failed} | {r.unscored} | {spent} |"
+            f"| {i} | {name} | **{_fmt(r.average, 3)}** | {_bar(r.average)} "
+            f"| {_fmt(r.stddev, 3)} | {r.scored} | {r.failed} | {r.unscored} | {spent} |"
         )
     return head + "\n".join(lines)
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import ssl
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,6 +84,7 @@ class FakeLLM:
         host: The address to bind.
         port: The port to bind (0 picks a free one).
         hang_max_s: How long a `hang` fault waits for the client to give up before closing.
+        ssl_context: Serve HTTPS with this context (e.g. a self-signed certificate).
     """
 
     def __init__(
@@ -93,8 +95,10 @@ class FakeLLM:
         host: str = "127.0.0.1",
         port: int = 0,
         hang_max_s: float = 120.0,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self.host = host
+        self.ssl_context = ssl_context
         self.port = port
         self.hang_max_s = hang_max_s
         self._initial = (latency_ms, retry_after)
@@ -119,10 +123,10 @@ class FakeLLM:
 
     @property
     def url(self) -> str:
-        """The server's base URL, `http://127.0.0.1:<port>`."""
+        """The server's base URL, `http://127.0.0.1:<port>` (`https` with an `ssl_context`)."""
         if not self.port:
             raise RuntimeError("the fake server is not started")
-        return f"http://{self.host}:{self.port}"
+        return f"{'https' if self.ssl_context else 'http'}://{self.host}:{self.port}"
 
     def env(self, key: str = "fake-key") -> dict[str, str]:
         """Variables pointing OpenAI, Anthropic, OpenRouter and Ollama at this server."""
@@ -258,7 +262,7 @@ class FakeLLM:
         self._loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
         server = await asyncio.start_server(
-            self._connection, self.host, self.port, backlog=1024, limit=2**24
+            self._connection, self.host, self.port, backlog=1024, limit=2**24, ssl=self.ssl_context
         )
         self.port = server.sockets[0].getsockname()[1]
         on_ready()

@@ -11,7 +11,7 @@ import pytest
 from engine.errors import ProviderError
 from engine.providers import ProviderCallError, ProviderPool
 from tests.fakes.llm_server import FakeLLM
-from tests.providers.helpers import FAST, FakeTime, ask, chat, with_pool
+from tests.providers.helpers import FAST, FakeTime, GatedTime, ask, chat, with_pool
 
 MODEL = "openai:gpt-4.1-mini"
 
@@ -27,31 +27,29 @@ def test_transient_failures_are_retried(fake_llm: FakeLLM, kind: str) -> None:
 
 def test_retry_after_is_honoured(fake_llm: FakeLLM) -> None:
     fake_llm.fail_next(1, "429", retry_after="1")
-
-    async def body(pool: ProviderPool) -> tuple[float, int]:
-        start = time.monotonic()
-        response = await pool.chat(ask(MODEL))
-        return time.monotonic() - start, response.attempts
-
-    waited, attempts = with_pool(fake_llm.env(), body, backoff_base_s=0.01)
-    assert attempts == 2
-    assert 1.0 <= waited < 3.0  # the backoff alone would be ~10 ms (upper bound loose for busy CI)
+    time_ = FakeTime()
+    response = chat(
+        fake_llm.env(), ask(MODEL), clock=time_.clock, sleep=time_.sleep, backoff_base_s=0.01
+    )
+    assert response.attempts == 2
+    assert time_.sleeps == [1.0]  # the backoff alone would be ~10 ms
 
 
 def test_retry_after_pauses_the_providers_other_calls(fake_llm: FakeLLM) -> None:
     fake_llm.fail_next(1, "429", retry_after="0.4")
+    time_ = GatedTime()
 
-    async def body(pool: ProviderPool) -> float:
+    async def body(pool: ProviderPool) -> None:
         first = asyncio.create_task(pool.chat(ask(MODEL, "first")))
-        await asyncio.sleep(0.1)  # the 429 has arrived; the provider is paused
-        start = time.monotonic()
-        await pool.chat(ask(MODEL, "second"))
-        waited = time.monotonic() - start
-        await first
-        return waited
+        await time_.sleeping(1)  # the 429 has arrived; the provider is paused
+        second = asyncio.create_task(pool.chat(ask(MODEL, "second")))
+        await time_.sleeping(2)  # the second call waits out the pause before its attempt
+        assert [c.last_user for c in fake_llm.calls] == ["first"]
+        time_.open()
+        await asyncio.gather(first, second)
 
-    waited = with_pool(fake_llm.env(), body, backoff_base_s=0.01)
-    assert 0.2 <= waited < 2.0
+    with_pool(fake_llm.env(), body, clock=time_.clock, sleep=time_.sleep, backoff_base_s=0.01)
+    assert time_.sleeps == [0.4, pytest.approx(0.4)]  # first's backoff, then second's wait
 
 
 def test_a_hang_times_out_and_is_retried(fake_llm: FakeLLM) -> None:

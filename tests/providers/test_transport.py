@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import shutil
 import ssl
-import subprocess
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -16,7 +14,7 @@ import pytest
 
 from engine.providers import ChatRequest, ProviderPool
 from engine.providers.transport import Http11Transport
-from tests.providers.helpers import FakeTime
+from tests.providers.helpers import FakeTime, self_signed_certificate
 
 Answer = bytes | None  # None: close the connection without answering
 
@@ -193,17 +191,7 @@ def test_other_schemes_are_refused() -> None:
 
 @pytest.fixture(scope="module")
 def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl is not installed")
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
-         "-addext", "subjectAltName=IP:127.0.0.1"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
+    return self_signed_certificate(tmp_path_factory.mktemp("tls"))
 
 
 def test_tls_is_verified(certificate: tuple[Path, Path]) -> None:

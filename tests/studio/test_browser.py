@@ -34,7 +34,6 @@ ANSWERS = {
     "fake-a": "New Year's Day is on January 1 in the Gregorian calendar.",
     "fake-b": "Other calendars have other new years.",
 }
-RUN: dict[str, str] = {}
 KEY = "sk-browser-SECRET-7731"
 EDITOR_FRAME = 'iframe[title="code_editor.code_editor"] >> visible=true'
 
@@ -143,8 +142,8 @@ def choose_models(page: Any, label: str, models: list[str], before: list[str]) -
     expect(chips).to_have_count(len(models))
 
 
-def test_run_two_models_and_read_the_results(page: Any, studio: Studio):
-    outside = external_requests(page)
+def make_run(page: Any, studio: Studio) -> str:
+    """Run the two-paths example on two models with a judge, from the studio; return its id."""
     open_example(page, studio, "Two good ways to answer")
     page.get_by_role("link", name="Run this blueprint").click()
     page.get_by_role("heading", name="The plan").wait_for()
@@ -163,7 +162,29 @@ def test_run_two_models_and_read_the_results(page: Any, studio: Studio):
     page.wait_for_url(re.compile(r".*/run\?run=[\w-]{22,}"))
     page.get_by_text("2 of 2 answers scored").wait_for(timeout=30_000)
     page.get_by_role("link", name="See the results", exact=True).wait_for()
-    RUN["id"] = page.url.split("run=")[1].split("&")[0]
+    return str(page.url.split("run=")[1].split("&")[0])
+
+
+@pytest.fixture(scope="module")
+def run_id(browser: Any, studio: Studio) -> str:
+    """The id of the run `make_run` makes, once for the tests of this module that need one."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        outside = external_requests(page)
+        made = make_run(page, studio)
+        assert outside == []
+        return made
+    finally:
+        context.close()
+
+
+def test_run_two_models_and_read_the_results(page: Any, studio: Studio, run_id: str):
+    outside = external_requests(page)
+    page.goto(f"{studio.url}/run?run={run_id}")
+    page.get_by_text("2 of 2 answers scored").wait_for(timeout=30_000)
+    page.get_by_role("link", name="See the results", exact=True).wait_for()
     screenshot(page, "run-completed")
     page.get_by_role("link", name="See the results").click()
     page.wait_for_url(re.compile(r".*/results\?run="))
@@ -191,14 +212,14 @@ def test_run_two_models_and_read_the_results(page: Any, studio: Studio):
     assert outside == []
 
 
-def test_the_share_link_opens_the_same_scores_in_a_fresh_browser(browser: Any, studio: Studio):
-    if "id" not in RUN:
-        pytest.skip("needs the run made by test_run_two_models_and_read_the_results")
+def test_the_share_link_opens_the_same_scores_in_a_fresh_browser(
+    browser: Any, studio: Studio, run_id: str
+):
     context = browser.new_context(viewport={"width": 1400, "height": 1400})
     try:
         page = context.new_page()
         page.set_default_timeout(20_000)
-        page.goto(f"{studio.url}/results?run={RUN['id']}")
+        page.goto(f"{studio.url}/results?run={run_id}")
         page.get_by_role("heading", name="Leaderboard").wait_for()
         board = page.get_by_test_id("stMarkdownContainer").locator("table").first
         expect(board).to_contain_text("openai:fake-a")
@@ -206,18 +227,16 @@ def test_the_share_link_opens_the_same_scores_in_a_fresh_browser(browser: Any, s
         expect(board).to_contain_text("0.750")
         heat = page.locator('[data-testid="stDataFrame"]').first
         heat.locator('td[role="gridcell"]').filter(has_text="0.75").first.wait_for(state="attached")
-        page.get_by_text(f"/results?run={RUN['id']}").first.wait_for()
+        page.get_by_text(f"/results?run={run_id}").first.wait_for()
         screenshot(page, "results-shared-link")
     finally:
         context.close()
 
 
 def test_the_downloaded_report_opens_offline_with_the_scores(
-    browser: Any, page: Any, studio: Studio, tmp_path: Path
+    browser: Any, page: Any, studio: Studio, tmp_path: Path, run_id: str
 ):
-    if "id" not in RUN:
-        pytest.skip("needs the run made by test_run_two_models_and_read_the_results")
-    page.goto(f"{studio.url}/results?run={RUN['id']}")
+    page.goto(f"{studio.url}/results?run={run_id}")
     page.get_by_role("heading", name="Leaderboard").wait_for()
     button = page.get_by_role("button", name="Download report (HTML)")
     button.wait_for()
@@ -244,24 +263,20 @@ def test_the_downloaded_report_opens_offline_with_the_scores(
         offline.close()
 
 
-def test_history_links_each_run_to_its_results(page: Any, studio: Studio):
-    if "id" not in RUN:
-        pytest.skip("needs the run made by test_run_two_models_and_read_the_results")
+def test_history_links_each_run_to_its_results(page: Any, studio: Studio, run_id: str):
     page.goto(f"{studio.url}/history")
     page.get_by_role("heading", name="History").wait_for()
     page.get_by_test_id("stDataFrame").wait_for()
     screenshot(page, "history")
-    page.goto(f"{studio.url}/results?run={RUN['id']}&prompt=new-year")
+    page.goto(f"{studio.url}/results?run={run_id}&prompt=new-year")
     page.get_by_role("heading", name="Look closer at one prompt").wait_for()
     page.get_by_role("tab", name="Answers side by side").click()
     page.get_by_text(ANSWERS["fake-b"], exact=True).wait_for()
     element_screenshot(page.locator('[data-testid="stTabs"]'), "results-answers")
 
 
-def test_the_api_key_is_in_no_log_no_store_and_no_page(page: Any, studio: Studio):
-    if "id" not in RUN:
-        pytest.skip("needs the run made by test_run_two_models_and_read_the_results")
-    page.goto(f"{studio.url}/results?run={RUN['id']}")
+def test_the_api_key_is_in_no_log_no_store_and_no_page(page: Any, studio: Studio, run_id: str):
+    page.goto(f"{studio.url}/results?run={run_id}")
     page.get_by_role("heading", name="Leaderboard").wait_for()
     assert KEY not in page.content()
     assert KEY not in studio.log.read_text(encoding="utf-8", errors="replace")
