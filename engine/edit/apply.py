@@ -168,7 +168,7 @@ def _prompts(
         start = regions[max(edit.at, 0)][0]
         col = _indent(text, start)
         body = " " * col + render.block_item(edit.fields, col) + "\n"
-        if layout.kind == "documents":
+        if _is_document(text, start):
             entries = "\n".join(render.block_entry(k, v, 0) for k, v in edit.fields.items())
             body = entries + "\n---\n"
         return splice(text, [Splice(start, start, body.replace("\n", newline_of(text)))])
@@ -181,13 +181,13 @@ def _prompts(
         scope.set("id", edit.new_id)
         copy = scope.text
         nl = newline_of(text)
-        if layout.kind == "documents":
+        if _is_document(text, start):
             copy = "---" + nl + copy
         if not text[start:end].endswith(("\n", "\r")):  # the file's last line
             return text + nl + copy
         return splice(text, [Splice(end, end, copy)])
     if isinstance(edit, DeletePrompt):
-        if layout.kind == "documents":
+        if _is_document(text, start):
             sep = line_start(text, max(start - 1, 0))
             if start > 0 and text[sep:start].strip() == "---":
                 start = sep
@@ -206,6 +206,11 @@ def _prompts(
                 body = body.rstrip("\r\n")
             changes.append(Splice(regions[slot][0], regions[slot][1], body))
     return splice(text, changes)
+
+
+def _is_document(text: str, start: int) -> bool:
+    """True when the prompt at `start` is a document of its own (not a `- ` list item)."""
+    return not text[start:].lstrip(" ").startswith("-")
 
 
 def _indent(text: str, start: int) -> int:

@@ -76,7 +76,12 @@ class Layout:
         kind, items, header, container = _find(text, docs)
         regions = tuple(_region(text, item) for item in items)
         append_at = None
-        if container is not None and container.value and docs[-1] is _root_of(container, docs):
+        if (
+            container is not None
+            and container.value
+            and not container.flow_style
+            and docs[-1] is _root_of(container, docs)
+        ):
             last = container.value[-1]
             dash = dash_of(last, text)
             append_at = (line_end(text, content_end(last, text)), dash - line_start(text, dash))
