@@ -8,9 +8,12 @@ so every byte outside the edited node stays as the author wrote it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import yaml
+from yaml._yaml import CParser
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import BaseResolver
 
 from engine.errors import BlueprintError
 
@@ -50,6 +53,17 @@ def splice(text: str, changes: list[Splice]) -> str:
     return out
 
 
+class _Composer(CParser, BaseResolver):
+    """The C composer with no tag resolution: edits need positions, not values."""
+
+    def __init__(self, stream: str) -> None:
+        CParser.__init__(self, stream)
+        BaseResolver.__init__(self)
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        return "!"
+
+
 def compose_all(text: str) -> list[Node]:
     """Compose every document of `text` into nodes (no values are built).
 
@@ -57,8 +71,16 @@ def compose_all(text: str) -> list[Node]:
         EditError: The text is not valid YAML; the edit cannot be placed.
     """
     try:
-        nodes = yaml.compose_all(text, Loader=yaml.CSafeLoader)
-        return [n for n in nodes if n is not None and not _empty_document(n)]
+        loader = _Composer(text)
+        try:
+            nodes = []
+            while loader.check_node():
+                node = loader.get_node()
+                if node is not None and not _empty_document(node):
+                    nodes.append(node)
+            return nodes
+        finally:
+            loader.dispose()
     except yaml.YAMLError:
         raise EditError(
             "The YAML cannot be read, so the form cannot change it. Fix the error shown in "
