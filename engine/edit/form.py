@@ -60,6 +60,8 @@ PROMPT_FIELDS: dict[str, tuple[str, ...]] = {
     "description": ("description",),
 }
 _POINT_LISTS = (*POINT_KEYS, "should_not")
+_BLOCK_CODES = ("or-block-with-required", "single-element-path", "should-not-path-merge")
+"""Diagnostics about a block as a whole; their message says what the block does to the score."""
 READ_ONLY = "The form cannot show this; edit it in the YAML view."
 
 
@@ -259,14 +261,11 @@ def _attach(views: list[Any], diagnostics: list[Diagnostic]) -> tuple[list[Any],
     out = []
     for view in views:
         if isinstance(view, BlockView):
-            points, left = _attach(list(view.points), left)
-            mine = [d for d in left if _inside(d, view.lines)]
+            own = [d for d in left if d.code in _BLOCK_CODES and _inside(d, view.lines)]
+            points, left = _attach(list(view.points), [d for d in left if d not in own])
+            mine = own + [d for d in left if _inside(d, view.lines)]
             effect = next(
-                (
-                    d.message
-                    for d in mine
-                    if d.code in ("or-block-with-required", "single-element-path")
-                ),
+                (d.message for d in own),
                 view.effect,
             )
             view = BlockView(

@@ -93,6 +93,18 @@ class EditSession:
         self._undo = [*self._undo[-(MAX_UNDO - 1) :], before]
         return self.text
 
+    def set_text(self, text: str, diagnostics: list[Diagnostic] | None = None) -> None:
+        """Take a change made outside the form (the YAML view, a fix) as one undoable step.
+
+        `diagnostics`, if given, must be `lint(text)` (the studio passes its cached lint).
+        """
+        if text == self.text:
+            return
+        before = _Version(self.text, self._layout, self.diagnostics)
+        self._undo = [*self._undo[-(MAX_UNDO - 1) :], before]
+        self.text, self._layout = text, None
+        self.diagnostics = tuple(diagnostics if diagnostics is not None else self._lint(text))
+
     def undo(self) -> str:
         """Go back to the text before the last edit (and its diagnostics); return it."""
         if self._undo:

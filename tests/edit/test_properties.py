@@ -149,3 +149,13 @@ def test_random_edit_sequences(data: st.DataObject) -> None:
             assert list(session.diagnostics) == lint(before)
             session.apply(edit)
     assert session.text.startswith("# generated\ntitle: Generated\n")
+
+
+def test_changes_made_in_yaml_are_one_undoable_step() -> None:
+    session = EditSession("title: A\n")
+    session.set_text("title: B\nmodels: [x]\n")
+    assert list(session.diagnostics) == lint("title: B\nmodels: [x]\n")
+    assert session.can_undo
+    assert session.undo() == "title: A\n"
+    assert list(session.diagnostics) == lint("title: A\n")
+    assert not session.can_undo
