@@ -153,7 +153,7 @@ def _prompt(view: PromptView, count: int) -> None:
     p = view.index
     ident = view.field("id")
     title = safe_markdown(one_line(str(ident.value), 60)) if ident is not None else "(no id)"
-    cols = st.columns([5, 1, 1, 2, 2], vertical_alignment="center")
+    cols = st.columns([4, 1, 1, 2, 2], vertical_alignment="center")
     cols[0].markdown(f"##### Prompt {p + 1} · {title}")
     cols[1].button(
         "↑",
@@ -172,18 +172,20 @@ def _prompt(view: PromptView, count: int) -> None:
         help="Move down",
     )
     cols[3].button(
-        "Duplicate",
+        "Copy",
         key=f"{PREFIX}p{p}:dup",
         on_click=do,
         args=(lambda: DuplicatePrompt(p, f"{ident.value if ident else 'prompt'}-copy"),),
         icon=":material/content_copy:",
+        help="Duplicate this prompt (a copy with a new id goes right after it)",
     )
     cols[4].button(
-        "Delete prompt",
+        "Delete",
         key=f"{PREFIX}p{p}:delete",
         on_click=do,
         args=(lambda: DeletePrompt(p),),
         icon=":material/delete:",
+        help="Delete this prompt (Undo brings it back)",
     )
     text_field(
         view,

@@ -35,7 +35,7 @@ from studio.textsafe import safe_markdown
 
 __all__ = ["arg_kind", "parse_args", "picker_names", "points_section"]
 
-KINDS = {"text": "Judged in words", "function": "Checked by a function"}
+KINDS = {"text": "In words", "function": "Function"}
 SAMPLES = (
     ("none", None, False),
     ("text", "x", True),
@@ -209,7 +209,7 @@ def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
 
 def _actions(point: PointView, key: str, blocks: list[int]) -> None:
     ref = point.ref
-    cols = st.columns([1, 1, 2, 2, 1], vertical_alignment="center")
+    cols = st.columns([1, 1, 3, 3, 2], vertical_alignment="center")
     cols[0].button(
         "↑",
         key=f"{PREFIX}{key}:up",
@@ -318,23 +318,23 @@ def points_section(view: PromptView) -> None:
         _list(view, inverted)
         cols = st.columns(3)
         cols[0].button(
-            "Add a point in words",
+            "Add a point",
             key=f"{PREFIX}p{p}:{inverted}:add-text",
             on_click=do,
             args=(lambda inv=inverted: AddPoint(p, PointSpec(text="New point"), inv),),
             icon=":material/add:",
         )
         cols[1].button(
-            "Add a function check",
+            "Add a check",
             key=f"{PREFIX}p{p}:{inverted}:add-fn",
             on_click=do,
             args=(lambda inv=inverted: AddPoint(p, PointSpec(fn="icontains", args="word"), inv),),
             icon=":material/functions:",
         )
         cols[2].button(
-            "Group selected into “any one of these”",
+            "Make a block",
             key=f"{PREFIX}p{p}:{inverted}:group",
             on_click=do,
             args=(lambda inv=inverted: _group(view, inv),),
-            help="Tick “Select to group” on two or more points first.",
+            help="Group the points ticked “Select to group” into one “any one of these” block.",
         )
