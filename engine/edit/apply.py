@@ -21,13 +21,14 @@ from engine.edit.edits import (
     Edit,
     GroupPoints,
     MovePrompt,
+    PointEdit,
     SetHeader,
     SetMessages,
     SetPromptField,
 )
 from engine.edit.layout import Layout
 from engine.edit.nodes import EditError, Splice, compose_all, line_start, splice
-from engine.edit.points import PointEdit, apply_point_edit
+from engine.edit.points import apply_point_edit
 from engine.edit.primitives import delete_key, newline_of, set_key
 from engine.edit.scope import PromptScope, field_key
 

@@ -23,6 +23,7 @@ __all__ = [
     "MoveOutOfBlock",
     "MovePoint",
     "MovePrompt",
+    "PointEdit",
     "PointRef",
     "PointSpec",
     "SetHeader",
@@ -218,15 +219,8 @@ class MoveOutOfBlock:
     ref: PointRef
 
 
-Edit = (
-    SetHeader
-    | AddPrompt
-    | DuplicatePrompt
-    | DeletePrompt
-    | MovePrompt
-    | SetPromptField
-    | SetMessages
-    | AddPoint
+PointEdit = (
+    AddPoint
     | EditPoint
     | SetPointWeight
     | DeletePoint
@@ -235,5 +229,17 @@ Edit = (
     | GroupPoints
     | MoveIntoBlock
     | MoveOutOfBlock
+)
+"""An edit to the points of one prompt."""
+
+Edit = (
+    SetHeader
+    | AddPrompt
+    | DuplicatePrompt
+    | DeletePrompt
+    | MovePrompt
+    | SetPromptField
+    | SetMessages
+    | PointEdit
 )
 """Any edit `engine.edit.apply` accepts."""

@@ -17,8 +17,8 @@ from engine.edit.edits import (
     EditPoint,
     GroupPoints,
     MoveIntoBlock,
-    MoveOutOfBlock,
     MovePoint,
+    PointEdit,
     PointRef,
     SetPointWeight,
     ToggleInverted,
@@ -34,19 +34,7 @@ from engine.edit.primitives import (
 )
 from engine.edit.scope import PromptScope
 
-__all__ = ["PointEdit", "apply_point_edit"]
-
-PointEdit = (
-    AddPoint
-    | EditPoint
-    | SetPointWeight
-    | DeletePoint
-    | MovePoint
-    | ToggleInverted
-    | GroupPoints
-    | MoveIntoBlock
-    | MoveOutOfBlock
-)
+__all__ = ["apply_point_edit"]
 
 
 def _is_fn_string(value: Any) -> bool:
