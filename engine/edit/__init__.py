@@ -29,6 +29,7 @@ from engine.edit.edits import (
 )
 from engine.edit.layout import Layout
 from engine.edit.nodes import EditError
+from engine.edit.session import EditSession
 
 __all__ = [
     "AddPoint",
@@ -40,6 +41,7 @@ __all__ = [
     "Edit",
     "EditError",
     "EditPoint",
+    "EditSession",
     "GroupPoints",
     "Layout",
     "MoveIntoBlock",

@@ -21,6 +21,8 @@ __all__ = ["MAX_UNDO", "EditSession"]
 
 MAX_UNDO = 100
 """How many earlier versions `undo` can go back to."""
+MAX_UNDO_CHARS = 32_000_000
+"""At most this much earlier text is kept for undo (the oldest versions go first)."""
 
 _CROSS_PROMPT = frozenset({"yaml-syntax", "duplicate-id", "missing-id", "duplicate-key"})
 """Codes whose message or fix depends on other prompts (or on line numbers elsewhere)."""
@@ -90,7 +92,7 @@ class EditSession:
         before = _Version(self.text, self._layout, self.diagnostics)
         self.diagnostics = tuple(self._relint(before, applied, edit))
         self.text, self._layout = applied.text, applied.layout
-        self._undo = [*self._undo[-(MAX_UNDO - 1) :], before]
+        self._remember(before)
         return self.text
 
     def set_text(self, text: str, diagnostics: list[Diagnostic] | None = None) -> None:
@@ -101,9 +103,15 @@ class EditSession:
         if text == self.text:
             return
         before = _Version(self.text, self._layout, self.diagnostics)
-        self._undo = [*self._undo[-(MAX_UNDO - 1) :], before]
+        self._remember(before)
         self.text, self._layout = text, None
         self.diagnostics = tuple(diagnostics if diagnostics is not None else self._lint(text))
+
+    def _remember(self, version: _Version) -> None:
+        self._undo = [*self._undo[-(MAX_UNDO - 1) :], version]
+        kept = sum(len(v.text) for v in self._undo)
+        while len(self._undo) > 1 and kept > MAX_UNDO_CHARS:
+            kept -= len(self._undo.pop(0).text)
 
     def undo(self) -> str:
         """Go back to the text before the last edit (and its diagnostics); return it."""

@@ -31,6 +31,7 @@ __all__ = [
 ]
 
 SESSION = "form_session"
+SESSION_DRAFT = "form_session_draft"
 ON_CHANGE = "form_on_change"
 PREFIX = "form:"
 _BOXES = {"error": st.error, "warning": st.warning, "info": st.info}
@@ -42,10 +43,17 @@ def _reset_widgets() -> None:
 
 
 def session() -> EditSession:
-    """The session of the text being edited (a change made in the YAML is one undo step)."""
+    """The session of the draft being edited (a change made in the YAML is one undo step).
+
+    Another draft (opened, or started from an example) starts a new session: undo never
+    goes back into a different blueprint.
+    """
     text = state.get_text() or ""
     current = st.session_state.get(SESSION)
-    if not isinstance(current, EditSession):
+    draft, known = state.draft_id(), st.session_state.get(SESSION_DRAFT)
+    st.session_state[SESSION_DRAFT] = draft
+    if not isinstance(current, EditSession) or known not in (None, draft):
+        # (None: the session began before the first autosave named the draft)
         current = EditSession(
             text, source=state.source(), diagnostics=services.lint_text(text, state.source())
         )

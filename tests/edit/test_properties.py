@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,7 @@ from engine.edit import (
     SetPromptField,
     ToggleInverted,
 )
+from engine.edit import session as session_module
 from engine.edit.session import EditSession
 from engine.lint import lint
 from tests.edit.helpers import fn_point, normal, text_point
@@ -159,3 +161,15 @@ def test_changes_made_in_yaml_are_one_undoable_step() -> None:
     assert session.undo() == "title: A\n"
     assert list(session.diagnostics) == lint("title: A\n")
     assert not session.can_undo
+
+
+def test_undo_keeps_a_bounded_amount_of_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session_module, "MAX_UNDO_CHARS", 2_000)
+    session = EditSession("title: A\n---\n- id: a\n  prompt: Hi\n")
+    for i in range(40):
+        session.apply(SetPromptField(0, "ideal", f"{i} " + "x" * 100))
+    kept = 0
+    while session.can_undo:
+        session.undo()
+        kept += 1
+    assert 10 <= kept < 40

@@ -138,3 +138,15 @@ def test_what_the_form_cannot_edit_is_shown_read_only() -> None:
     assert any("r.length > 5000" in c.value for c in at.code)
     assert any("tags" in e.label for e in at.expander)
     assert _text(at) == text
+
+
+def test_undo_never_goes_back_into_another_draft() -> None:
+    at = app().run()
+    buttons(at, "Start from a blank blueprint")[0].click().run()
+    _form(at)
+    _type(at, "h:title", "First draft")
+    assert not at.button(key="form:undo").disabled
+    at.button(key="toolbar-blank").click().run()
+    assert not at.exception
+    assert at.button(key="form:undo").disabled
+    assert "First draft" not in _text(at)

@@ -108,9 +108,14 @@ def test_a_new_user_builds_and_runs_a_blueprint_in_the_form(page: Any, studio: S
     editor = page.frame_locator(EDITOR_FRAME).locator(".ace_editor")
     editor.wait_for()
     # the one line of YAML this user writes: a note for the team, at the top
-    editor.evaluate("el => { el.env.editor.focus(); el.env.editor.gotoLine(1, 0); }")
-    page.keyboard.type(NOTE + "\n")
+    # (inserted as one edit: typed key by key, Enter would accept an autocomplete suggestion)
+    editor.evaluate(
+        "(el, note) => { el.env.editor.focus(); "
+        "el.env.editor.session.insert({row: 0, column: 0}, note); }",
+        NOTE + "\n",
+    )
     page.wait_for_timeout(1500)  # the editor sends its text after a pause in typing
+    settle(page)
     view(page, "Form")
     page.get_by_role("heading", name="Blueprint", exact=True).wait_for()
 
