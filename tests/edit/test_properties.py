@@ -17,6 +17,9 @@ from engine.edit import (
     AddPoint,
     AddPrompt,
     DeletePoint,
+    GroupPoints,
+    MoveIntoBlock,
+    MoveOutOfBlock,
     DeletePrompt,
     Edit,
     MovePoint,
@@ -63,9 +66,15 @@ def blueprints(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]]]:
             lines.append(f"# prompt {i}")
         lines += [f"- id: p{i}", f"  prompt: {json.dumps(draw(WORDS))}"]
         should = draw(st.lists(points(), max_size=3))
-        if should:
+        texts = [p[1]["text"] for p in should if "text" in p[1]]
+        if should and len(texts) == len(should) and draw(st.booleans()):
+            lines.append(f"  should: [{', '.join(json.dumps(t) for t in texts)}]  # flow")
+        elif should:
             lines.append("  should:")
-            lines += [p[0] for p in should]
+            for point in should:
+                lines.append(point[0])
+                if draw(st.booleans()):
+                    lines.append("    # a comment between points")
         model.append({"id": f"p{i}", "points": [p[1] for p in should], "should_not": []})
         if draw(st.booleans()):
             lines.append("")
@@ -82,8 +91,48 @@ def edits(draw: st.DrawFn, model: list[dict[str, Any]]) -> tuple[Edit, Any]:
         choices += ["delete", "move", "weigh", "invert"]
     if len(model) > 1:
         choices += ["delete-prompt", "move-prompt"]
+    singles = [i for i, item in enumerate(prompt["points"]) if not isinstance(item, list)]
+    blocks = [i for i, item in enumerate(prompt["points"]) if isinstance(item, list)]
+    if len(singles) >= 2:
+        choices.append("group")
+    if singles and blocks:
+        choices.append("into")
+    if blocks:
+        choices.append("out")
     kind = draw(st.sampled_from(choices))
     n = len(prompt["points"])
+    if kind == "group":
+        picked = tuple(sorted(draw(st.sets(st.sampled_from(singles), min_size=2, max_size=3))))
+
+        def group(m: list[dict[str, Any]]) -> None:
+            items = m[p]["points"]
+            block = [items[i] for i in picked]
+            for i in reversed(picked[1:]):
+                items.pop(i)
+            items[picked[0]] = block
+
+        return GroupPoints(p, picked), group
+    if kind == "into":
+        i, b = draw(st.sampled_from(singles)), draw(st.sampled_from(blocks))
+
+        def into(m: list[dict[str, Any]]) -> None:
+            items = m[p]["points"]
+            items[b].append(items.pop(i))
+
+        return MoveIntoBlock(PointRef(p, i), b), into
+    if kind == "out":
+        b = draw(st.sampled_from(blocks))
+        j = draw(st.integers(0, len(prompt["points"][b]) - 1))
+
+        def out(m: list[dict[str, Any]]) -> None:
+            items = m[p]["points"]
+            moved = items[b].pop(j)
+            if items[b]:
+                items.insert(b + 1, moved)
+            else:
+                items[b] = moved
+
+        return MoveOutOfBlock(PointRef(p, b, sub=j)), out
     if kind == "add":
         text = draw(WORDS)
         return AddPoint(p, PointSpec(text=text)), lambda m: m[p]["points"].append(text_point(text))
@@ -108,6 +157,9 @@ def edits(draw: st.DrawFn, model: list[dict[str, Any]]) -> tuple[Edit, Any]:
             to, m[p]["points"].pop(i)
         )
     if kind == "weigh":
+        if not singles:
+            return DeletePoint(PointRef(p, i)), lambda m: m[p]["points"].pop(i)
+        i = draw(st.sampled_from(singles))
         w = draw(st.sampled_from([1, 3, 0.25]))
         return SetPointWeight(PointRef(p, i), w), lambda m: m[p]["points"][i].__setitem__(
             "multiplier", w
