@@ -15,6 +15,7 @@ __all__ = [
     "AddPrompt",
     "DeletePoint",
     "DeletePrompt",
+    "DuplicatePoint",
     "DuplicatePrompt",
     "Edit",
     "EditPoint",
@@ -174,6 +175,13 @@ class SetPointWeight:
 
 
 @dataclass(frozen=True, slots=True)
+class DuplicatePoint:
+    """Copy a point (or a whole block) right after itself."""
+
+    ref: PointRef
+
+
+@dataclass(frozen=True, slots=True)
 class DeletePoint:
     """Remove a point (a block left empty is removed too)."""
 
@@ -221,6 +229,7 @@ class MoveOutOfBlock:
 
 PointEdit = (
     AddPoint
+    | DuplicatePoint
     | EditPoint
     | SetPointWeight
     | DeletePoint

@@ -14,6 +14,7 @@ from yaml.nodes import MappingNode, SequenceNode
 from engine.edit.edits import (
     AddPoint,
     DeletePoint,
+    DuplicatePoint,
     EditPoint,
     GroupPoints,
     MoveIntoBlock,
@@ -182,6 +183,14 @@ def _move_out(scope: PromptScope, ref: PointRef) -> None:
     scope.step(lambda t, _n: delete_item(t, _seq(scope, key, ref.index), inner_ref.sub or 0))
 
 
+def _duplicate(scope: PromptScope, ref: PointRef) -> None:
+    key, items = _items(scope, ref.inverted)
+    copy = _check(items, ref)
+    seq = _seq(scope, key, ref.index if ref.sub is not None else None)
+    at = (ref.sub if ref.sub is not None else ref.index) + 1
+    scope.step(lambda t, _n: insert_item(t, seq, at, copy))
+
+
 def _toggle(scope: PromptScope, ref: PointRef) -> None:
     _key, items = _items(scope, ref.inverted)
     value = _check(items, PointRef(ref.prompt, ref.index, ref.inverted))
@@ -204,6 +213,8 @@ def apply_point_edit(scope: PromptScope, edit: PointEdit) -> None:
         )
     elif isinstance(edit, EditPoint):
         _replace(scope, edit.ref, edit.point.to_yaml(in_block=edit.ref.sub is not None))
+    elif isinstance(edit, DuplicatePoint):
+        _duplicate(scope, edit.ref)
     elif isinstance(edit, SetPointWeight):
         _weight(scope, edit.ref, edit.weight)
     elif isinstance(edit, DeletePoint):

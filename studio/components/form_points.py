@@ -17,6 +17,7 @@ from engine.checks.registry import function_names, lookup
 from engine.edit import (
     AddPoint,
     DeletePoint,
+    DuplicatePoint,
     EditError,
     EditPoint,
     GroupPoints,
@@ -209,7 +210,7 @@ def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
 
 def _actions(point: PointView, key: str, blocks: list[int]) -> None:
     ref = point.ref
-    cols = st.columns([1, 1, 3, 3, 2], vertical_alignment="center")
+    cols = st.columns([1, 1, 1, 3, 3, 2], vertical_alignment="center")
     cols[0].button(
         "↑",
         key=f"{PREFIX}{key}:up",
@@ -224,18 +225,26 @@ def _actions(point: PointView, key: str, blocks: list[int]) -> None:
         on_click=do,
         args=(lambda: MovePoint(ref, (ref.sub if ref.sub is not None else ref.index) + 1),),
     )
+    cols[2].button(
+        "",
+        key=f"{PREFIX}{key}:copy",
+        help="Duplicate this point",
+        on_click=do,
+        args=(lambda: DuplicatePoint(ref),),
+        icon=":material/content_copy:",
+    )
     if ref.sub is not None:
-        cols[2].button(
+        cols[3].button(
             "Take out of the block",
             key=f"{PREFIX}{key}:out",
             on_click=do,
             args=(lambda: MoveOutOfBlock(ref),),
         )
     else:
-        cols[2].checkbox("Select to group", key=f"{PREFIX}{key}:pick")
+        cols[3].checkbox("Select to group", key=f"{PREFIX}{key}:pick")
         targets = [b for b in blocks if b != ref.index]
         if targets:
-            cols[3].selectbox(
+            cols[4].selectbox(
                 "Move into block",
                 [None, *targets],
                 key=f"{PREFIX}{key}:into",
@@ -243,9 +252,10 @@ def _actions(point: PointView, key: str, blocks: list[int]) -> None:
                 on_change=do,
                 args=(lambda: _into(ref, key),),
             )
-    cols[4].button(
-        "Delete",
+    cols[5].button(
+        "",
         key=f"{PREFIX}{key}:delete",
+        help="Delete this point",
         on_click=do,
         args=(lambda: DeletePoint(ref),),
         icon=":material/delete:",

@@ -14,6 +14,7 @@ from engine.edit import (
     AddPrompt,
     DeletePoint,
     DeletePrompt,
+    DuplicatePoint,
     DuplicatePrompt,
     Edit,
     EditError,
@@ -182,6 +183,24 @@ CASES: list[tuple[str, Edit, Change, tuple[int, int]]] = [
         DeletePoint(PointRef(0, 2, sub=0)),
         lambda w: _p(w, 0)["points"][2].pop(0),
         (13, 14),
+    ),
+    (
+        "duplicate point",
+        DuplicatePoint(PointRef(0, 1)),
+        lambda w: _p(w, 0)["points"].insert(2, copy.deepcopy(_p(w, 0)["points"][1])),
+        (12, 12),
+    ),
+    (
+        "duplicate block",
+        DuplicatePoint(PointRef(0, 2)),
+        lambda w: _p(w, 0)["points"].append(copy.deepcopy(_p(w, 0)["points"][2])),
+        (13, 14),
+    ),
+    (
+        "duplicate point in block",
+        DuplicatePoint(PointRef(0, 2, sub=0)),
+        lambda w: _p(w, 0)["points"][2].insert(1, _p(w, 0)["points"][2][0]),
+        (13, 13),
     ),
     (
         "move point",

@@ -150,3 +150,19 @@ def test_undo_never_goes_back_into_another_draft() -> None:
     assert not at.exception
     assert at.button(key="form:undo").disabled
     assert "First draft" not in _text(at)
+
+
+def test_points_are_duplicated_reordered_and_deleted() -> None:
+    at = app()
+    at.session_state[state.TEXT] = BLANK
+    at.run()
+    _form(at)
+    _click(at, "p0:should:1:copy")
+    _click(at, "p0:should:0:down")
+    _click(at, "p0:should:3:delete")
+    points = parse_blueprint(_text(at)).prompts[0].points
+    assert [p.text or p.fn for p in points] == [
+        "Explains the answer in plain words.",
+        "icontains",
+        "Explains the answer in plain words.",
+    ]
