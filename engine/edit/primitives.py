@@ -56,6 +56,11 @@ def _ensure_break(text: str, at: int) -> str:
     return "" if at == 0 or text[at - 1] in "\r\n" else newline_of(text)
 
 
+def _flow(value: Any, text: str) -> str:
+    """`value` for a flow collection of `text` (JSON when the text is a JSON document)."""
+    return render.flow(value, json_only=text.lstrip().startswith(("{", "[")))
+
+
 def _slice(text: str, node: Node) -> str:
     return text[node.start_mark.index : content_end(node, text)]
 
@@ -77,11 +82,11 @@ def set_key(text: str, mapping: MappingNode, key: str, value: Any) -> str:
     i = entry_index(mapping, key)
     if not is_block(mapping):
         entries = [f"{_slice(text, k)}: {_slice(text, v)}" for k, v in mapping.value]
-        new = f"{render.flow(key)}: {render.flow(value)}"
+        new = f"{_flow(key, text)}: {_flow(value, text)}"
         if i is None:
             entries.append(new)
         else:
-            entries[i] = f"{_slice(text, mapping.value[i][0])}: {render.flow(value)}"
+            entries[i] = f"{_slice(text, mapping.value[i][0])}: {_flow(value, text)}"
         return _flow_map(text, mapping, entries)
     first_key = mapping.value[0][0]
     col = _column(text, first_key.start_mark.index)
@@ -89,6 +94,10 @@ def set_key(text: str, mapping: MappingNode, key: str, value: Any) -> str:
         k, v = mapping.value[i]
         end = max(content_end(v, text), content_end(k, text))
         inline_old = isinstance(v, ScalarNode) and v.style in (None, "", "'", '"') and v.value != ""
+        flow_old = isinstance(v, MappingNode | SequenceNode) and v.flow_style
+        if flow_old and isinstance(value, dict | list):  # a `[...]` / `{...}` stays flow
+            new = _flow(value, text)
+            return splice(text, [Splice(v.start_mark.index, v.end_mark.index, new)])
         if inline_old and not (isinstance(value, dict | list) and value):
             start, new = v.start_mark.index, render.value_after(value, col).lstrip(" ")
         else:  # a collection, or a value written over several lines: rewrite the entry
@@ -174,7 +183,7 @@ def insert_item(text: str, seq: SequenceNode, index: int, value: Any) -> str:
     """Insert `value` as item `index` of `seq` (at the end when `index` is past it)."""
     if not is_block(seq) or not seq.value:
         items = [_slice(text, it) for it in seq.value]
-        items.insert(min(index, len(items)), render.flow(value))
+        items.insert(min(index, len(items)), _flow(value, text))
         return _flow_seq(text, seq, items)
     col = _column(text, dash_of(seq.value[0], text))
     return splice(text, insert_raw_item(text, seq, index, render.block_item(value, col), col))
@@ -203,7 +212,7 @@ def replace_item(text: str, seq: SequenceNode, index: int, value: Any) -> str:
     item = seq.value[index]
     if not is_block(seq):
         items = [_slice(text, it) for it in seq.value]
-        items[index] = render.flow(value)
+        items[index] = _flow(value, text)
         return _flow_seq(text, seq, items)
     dash = dash_of(item, text)
     new = render.block_item(value, _column(text, dash_of(seq.value[0], text)))

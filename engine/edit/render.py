@@ -88,8 +88,22 @@ def block_item(value: Any, column: int) -> str:
     return "-" + value_after(value, column, in_item=True)
 
 
-def flow(value: Any) -> str:
-    """A value in flow style (JSON, which is also YAML), for flow collections and JSON files."""
+def flow(value: Any, *, json_only: bool = False) -> str:
+    """A value in flow style, for flow collections: plain scalars where YAML allows them.
+
+    With `json_only` (a JSON file) the value is written as JSON, which is also YAML.
+    """
     if isinstance(value, float):
         value = _number(value)
-    return json.dumps(value, ensure_ascii=False)
+    if json_only:
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{flow(str(k))}: {flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(flow(v) for v in value) + "]"
+    if isinstance(value, str):
+        plain = scalar(value, 0)
+        if "\n" in plain or plain[:1] in ("|", ">") or any(c in plain for c in ",[]{}"):
+            return json.dumps(value, ensure_ascii=False)
+        return plain
+    return scalar(value, 0)

@@ -13,6 +13,7 @@ from studio.components.form_state import PREFIX, do, session, show_diagnostics, 
 __all__ = ["header_section"]
 
 SUGGESTED_MODELS = ["openai:gpt-4.1-mini", "anthropic:claude-haiku-4.5", "ideal"]
+NO_SYSTEM = "(none)"
 TEXT_FIELDS = {
     "title": "Title",
     "description": "Description",
@@ -96,6 +97,31 @@ def _temperatures(view: HeaderView) -> None:
         show_diagnostics(field.diagnostics, "h:temps")
 
 
+def _systems(view: HeaderView) -> None:
+    field = view.field("systems")
+    if field is None:
+        return
+    one_line = all(v is None or "\n" not in str(v) for v in field.value or [])
+    if not field.editable or not one_line:
+        read_only(field)
+        return
+    shown = "\n".join(NO_SYSTEM if v is None else str(v) for v in field.value)
+
+    def make() -> SetHeader:
+        lines = [line.strip() for line in str(value("h:systems") or "").splitlines()]
+        kept = [None if line == NO_SYSTEM else line for line in lines if line]
+        return SetHeader("systems", kept or None)
+
+    st.text_area(
+        f"System prompts to compare (one per line; {NO_SYSTEM} for none)",
+        value=shown,
+        key=f"{PREFIX}h:systems",
+        on_change=do,
+        args=(make,),
+    )
+    show_diagnostics(field.diagnostics, "h:systems")
+
+
 def header_section() -> None:
     """The header fields, the header's read-only rest, and diagnostics about the header."""
     view = header_view(session())
@@ -110,7 +136,7 @@ def header_section() -> None:
     _judges(view)
     _list_field(view, "tags", "Tags", [])
     _temperatures(view)
-    systems = view.field("systems")
-    for field in ([systems] if systems else []) + list(view.extras):
+    _systems(view)
+    for field in view.extras:
         read_only(field)
     show_diagnostics(view.diagnostics, "h:rest")

@@ -410,3 +410,10 @@ def test_impossible_edits_say_so_in_plain_words(edit: Edit) -> None:
 def test_unreadable_yaml_is_refused() -> None:
     with pytest.raises(EditError, match="YAML view"):
         apply("title: [unclosed\n", SetHeader("title", "x"))
+
+
+def test_a_flow_list_stays_a_flow_list() -> None:
+    new = apply(TEXT, SetHeader("models", ["openai:gpt-4.1", "ideal"]))
+    assert "models: [openai:gpt-4.1, ideal]\n" in new
+    odd = apply(TEXT, SetHeader("models", ["a, b", "x"]))
+    assert normal(odd)["models"] == ["a, b", "x"]

@@ -166,3 +166,13 @@ def test_points_are_duplicated_reordered_and_deleted() -> None:
         "icontains",
         "Explains the answer in plain words.",
     ]
+
+
+def test_system_prompts_to_compare_are_edited_one_per_line() -> None:
+    at = app()
+    at.session_state[state.TEXT] = BLANK.replace("models:", "systems: [Be brief., null]\nmodels:")
+    at.run()
+    _form(at)
+    _type(at, "h:systems", "Be brief.\n(none)\nBe thorough.")
+    assert parse_blueprint(_text(at)).systems == ["Be brief.", None, "Be thorough."]
+    assert "systems: [Be brief., null, Be thorough.]\n" in _text(at)  # still a `[...]` list
