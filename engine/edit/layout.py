@@ -84,7 +84,7 @@ class Layout:
         ):
             last = container.value[-1]
             dash = dash_of(last, text)
-            append_at = (line_end(text, content_end(last, text)), dash - line_start(text, dash))
+            append_at = (_region(text, last)[1], dash - line_start(text, dash))
         blocky = all(not isinstance(d, SequenceNode) or not d.flow_style for d in docs)
         block = blocky and (container is None or not container.flow_style)
         return Layout(kind, regions, header, append_at, block)
@@ -174,11 +174,26 @@ def _prompts_seq(doc: MappingNode) -> SequenceNode | None:
 
 
 def _region(text: str, item: Node) -> tuple[int, int]:
+    """Where a prompt is written: from its dash's line to the end of its content.
+
+    Comment lines indented inside the item that follow it are part of it, so that a `|` block
+    written at its end is never followed by a comment it would swallow.
+    """
     try:
         start = dash_of(item, text)
     except EditError:
         start = item.start_mark.index
-    return line_start(text, start), line_end(text, content_end(item, text))
+    first = line_start(text, start)
+    column = start - first
+    end = line_end(text, content_end(item, text))
+    while end < len(text):
+        following = line_end(text, end)
+        line = text[end:following]
+        body = line.lstrip(" ")
+        if not body.startswith("#") or len(line) - len(body) <= column:
+            break
+        end = following
+    return first, end
 
 
 def prompt_node(region: str) -> MappingNode:

@@ -56,6 +56,18 @@ def _ensure_break(text: str, at: int) -> str:
     return "" if at == 0 or text[at - 1] in "\r\n" else newline_of(text)
 
 
+def _literal_ok(text: str, end: int, column: int) -> bool:
+    """Whether a `|` block may end at `end`: no more indented comment follows it."""
+    at = line_end(text, end) if end and text[end - 1] not in "\r\n" else end
+    if text[end:at].strip():  # a comment after the value, on its last line
+        return False
+    for line in text[at:].splitlines():
+        if line.strip():
+            indent = len(line) - len(line.lstrip(" "))
+            return not (line.lstrip(" ").startswith("#") and indent > column)
+    return True
+
+
 def _flow(value: Any, text: str) -> str:
     """`value` for a flow collection of `text` (JSON when the text is a JSON document)."""
     return render.flow(value, json_only=text.lstrip().startswith(("{", "[")))
@@ -98,14 +110,17 @@ def set_key(text: str, mapping: MappingNode, key: str, value: Any) -> str:
         if flow_old and isinstance(value, dict | list):  # a `[...]` / `{...}` stays flow
             new = _flow(value, text)
             return splice(text, [Splice(v.start_mark.index, v.end_mark.index, new)])
+        literal = _literal_ok(text, end, col)
         if inline_old and not (isinstance(value, dict | list) and value):
-            start, new = v.start_mark.index, render.value_after(value, col).lstrip(" ")
+            new = render.value_after(value, col, literal=literal).lstrip(" ")
+            start = v.start_mark.index
         else:  # a collection, or a value written over several lines: rewrite the entry
             start = k.start_mark.index
-            new = _slice(text, k) + ":" + render.value_after(value, col)
+            new = _slice(text, k) + ":" + render.value_after(value, col, literal=literal)
         return splice(text, [Splice(start, end, _nl(new, text))])
     at = line_end(text, content_end(mapping, text))
-    new = _ensure_break(text, at) + " " * col + render.block_entry(key, value, col) + "\n"
+    entry = render.block_entry(key, value, col, literal=_literal_ok(text, at, col))
+    new = _ensure_break(text, at) + " " * col + entry + "\n"
     return splice(text, [Splice(at, at, _nl(new, text))])
 
 
@@ -186,7 +201,9 @@ def insert_item(text: str, seq: SequenceNode, index: int, value: Any) -> str:
         items.insert(min(index, len(items)), _flow(value, text))
         return _flow_seq(text, seq, items)
     col = _column(text, dash_of(seq.value[0], text))
-    return splice(text, insert_raw_item(text, seq, index, render.block_item(value, col), col))
+    literal = _literal_ok(text, _insert_at(text, seq, index)[0], col)
+    raw = render.block_item(value, col, literal=literal)
+    return splice(text, insert_raw_item(text, seq, index, raw, col))
 
 
 def _delete_splice(text: str, seq: SequenceNode, index: int) -> Splice:
@@ -214,9 +231,10 @@ def replace_item(text: str, seq: SequenceNode, index: int, value: Any) -> str:
         items = [_slice(text, it) for it in seq.value]
         items[index] = _flow(value, text)
         return _flow_seq(text, seq, items)
-    dash = dash_of(item, text)
-    new = render.block_item(value, _column(text, dash_of(seq.value[0], text)))
-    return splice(text, [Splice(dash, content_end(item, text), _nl(new, text))])
+    dash, end = dash_of(item, text), content_end(item, text)
+    col = _column(text, dash_of(seq.value[0], text))
+    new = render.block_item(value, col, literal=_literal_ok(text, end, col))
+    return splice(text, [Splice(dash, end, _nl(new, text))])
 
 
 def move_item(text: str, seq: SequenceNode, index: int, to: int) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import threading
 from typing import Any
 
@@ -21,6 +22,8 @@ from ruamel.yaml.scalarstring import LiteralScalarString
 __all__ = ["block_entry", "block_item", "flow", "scalar", "value_after"]
 
 _local = threading.local()
+_FLOW_PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .:/@+-]*")
+"""Plain text that reads the same in every flow context (else a value is double-quoted)."""
 
 
 def _yaml() -> YAML:
@@ -37,8 +40,11 @@ def _number(value: float) -> int | float:
     return int(value) if math.isfinite(value) and value == int(value) else value
 
 
-def scalar(value: Any, column: int) -> str:
+def scalar(value: Any, column: int, *, literal: bool = True) -> str:
     """Write a scalar owned by a key or dash at `column` (a block scalar's lines go deeper).
+
+    Multi-line text is a `|` block, or a one-line double-quoted string when not `literal`
+    (a block would swallow a more indented comment that follows it).
 
     Returns:
         The text after `key: ` / `- `; continuation lines carry their full indentation.
@@ -50,6 +56,8 @@ def scalar(value: Any, column: int) -> str:
     if isinstance(value, float):
         value = _number(value)
     if isinstance(value, str) and "\n" in value:
+        if not literal:
+            return json.dumps(value, ensure_ascii=False)
         value = LiteralScalarString(value)
     out = io.StringIO()
     _yaml().dump({"k": value}, out)
@@ -63,29 +71,29 @@ def _key(key: str) -> str:
     return scalar(key, 0)
 
 
-def value_after(value: Any, column: int, *, in_item: bool = False) -> str:
+def value_after(value: Any, column: int, *, in_item: bool = False, literal: bool = True) -> str:
     """The text that follows `key:` (or `-` when `in_item`) for a value owned at `column`."""
     inner = column + 2
     pad = "\n" + " " * inner
     if isinstance(value, dict) and value:
-        entries = [block_entry(str(k), v, inner) for k, v in value.items()]
+        entries = [block_entry(str(k), v, inner, literal=literal) for k, v in value.items()]
         return (" " if in_item else pad) + pad.join(entries)
     if isinstance(value, list) and value:
-        items = [block_item(v, inner) for v in value]
+        items = [block_item(v, inner, literal=literal) for v in value]
         return (" " if in_item else pad) + pad.join(items)
     if isinstance(value, dict | list):
         return " {}" if isinstance(value, dict) else " []"
-    return " " + scalar(value, column)
+    return " " + scalar(value, column, literal=literal)
 
 
-def block_entry(key: str, value: Any, column: int) -> str:
+def block_entry(key: str, value: Any, column: int, *, literal: bool = True) -> str:
     """`key: value` for a block mapping whose keys start at `column` (no final newline)."""
-    return _key(key) + ":" + value_after(value, column)
+    return _key(key) + ":" + value_after(value, column, literal=literal)
 
 
-def block_item(value: Any, column: int) -> str:
+def block_item(value: Any, column: int, *, literal: bool = True) -> str:
     """`- value` for a block sequence whose dashes are at `column` (no final newline)."""
-    return "-" + value_after(value, column, in_item=True)
+    return "-" + value_after(value, column, in_item=True, literal=literal)
 
 
 def flow(value: Any, *, json_only: bool = False) -> str:
@@ -103,7 +111,5 @@ def flow(value: Any, *, json_only: bool = False) -> str:
         return "[" + ", ".join(flow(v) for v in value) + "]"
     if isinstance(value, str):
         plain = scalar(value, 0)
-        if "\n" in plain or plain[:1] in ("|", ">") or any(c in plain for c in ",[]{}"):
-            return json.dumps(value, ensure_ascii=False)
-        return plain
+        return plain if _FLOW_PLAIN.fullmatch(plain) else json.dumps(value, ensure_ascii=False)
     return scalar(value, 0)

@@ -417,3 +417,14 @@ def test_a_flow_list_stays_a_flow_list() -> None:
     assert "models: [openai:gpt-4.1, ideal]\n" in new
     odd = apply(TEXT, SetHeader("models", ["a, b", "x"]))
     assert normal(odd)["models"] == ["a, b", "x"]
+
+
+def test_a_block_of_text_never_swallows_a_comment_after_it() -> None:
+    text = "- id: a\n  prompt: Hi\n  should:\n    - Greets\n    # more points later\n- id: b\n"
+    new = apply(text, SetPromptField(0, "ideal", "Two\nlines"))
+    assert "# more points later" in new
+    assert normal(new)["prompts"][0]["idealResponse"] == "Two\nlines"
+    trailing = "- id: a\n  prompt: Hi  # greet\n"
+    new = apply(trailing, SetPromptField(0, "prompt", "Two\nlines"))
+    assert normal(new)["prompts"][0]["messages"][0]["content"] == "Two\nlines"
+    assert "# greet" in new
