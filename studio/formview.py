@@ -21,6 +21,7 @@ from engine.edit import (
     SetPromptField,
 )
 from engine.edit.form import PromptView, prompt_view, turns
+from studio import state
 from studio.components.form_fields import read_only, text_field
 from studio.components.form_header import header_section
 from studio.components.form_points import points_section
@@ -35,10 +36,11 @@ from studio.components.form_state import (
 )
 from studio.textsafe import one_line, safe_markdown
 
-__all__ = ["PAGE_SIZE", "form_view"]
+__all__ = ["PAGE_SIZE", "VIEW", "form_view", "view_switch"]
 
 PAGE_SIZE = 10
 PAGE = "form_page"
+VIEW = "editor_view"
 ROLES = ["user", "assistant", "system"]
 
 
@@ -239,9 +241,22 @@ def _new_prompt_id(count: int) -> str:
     return f"prompt-{count + 1}"
 
 
+def view_switch() -> str:
+    """The YAML / Form switch of the Editor: two views of the same draft; returns the choice."""
+    choice = st.radio(
+        "View",
+        ["YAML", "Form"],
+        key=VIEW,
+        horizontal=True,
+        help="Form: edit fields one by one; every change is written into the YAML.",
+    )
+    return str(choice)
+
+
 def form_view(on_change: Any) -> None:
     """Draw the form for the draft in `state.TEXT`; `on_change(text)` runs after each change."""
     set_on_change(on_change)
+    state.remount(state.get_text() or "")  # the YAML view, shown next, starts from this text
     current = session()
     try:
         count = len(current.layout.regions)

@@ -14,7 +14,7 @@ from engine.offline import score_cell
 from studio import figures, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.editor import blueprint_editor, take_edit
-from studio.formview import form_view
+from studio.formview import form_view, view_switch
 from studio.gallery import BLANK, Example
 from studio.resultdata import group_label, path_names
 from studio.textsafe import one_line, safe_markdown
@@ -23,7 +23,6 @@ SAVED_PREFIX = "saved:"
 TRY_ANSWER = "try_answer"
 TRY_PROMPT = "try_prompt"
 SAVE_NAME = "save_name"
-EDITOR_VIEW = "editor_view"
 ICONS = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
 MAX_LISTED = 60
 
@@ -351,18 +350,6 @@ def _question(bp: Blueprint, pid: str) -> str:
 # --- page -------------------------------------------------------------------------------
 
 
-def _view_switch() -> str:
-    """YAML or Form: two views of the same draft."""
-    choice = st.radio(
-        "View",
-        ["YAML", "Form"],
-        key=EDITOR_VIEW,
-        horizontal=True,
-        help="Form: edit fields one by one; every change is written into the YAML.",
-    )
-    return str(choice)
-
-
 def main() -> None:
     """Render the Editor page."""
     st.title("Editor")
@@ -380,9 +367,8 @@ def main() -> None:
     _toolbar(text, _title_of(text))
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        if _view_switch() == "Form":
+        if view_switch() == "Form":
             form_view(_autosave)
-            state.remount(state.get_text() or "")  # the YAML view shows the form's text next
         else:
             st.caption(
                 "Write YAML. Problems are marked in the margin at their line (hover a mark to "
