@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.blueprint import parse_blueprint
 from engine.store import Store
 from studio import state
 from studio.gallery import BLANK
+from tests.conftest import CORPUS, NO_CORPUS_REASON
 from tests.studio.helpers import app, buttons, texts, wait_for_status
 
 NOTE = "# Notes for my team: keep these questions short.\n"
@@ -176,3 +178,21 @@ def test_system_prompts_to_compare_are_edited_one_per_line() -> None:
     _type(at, "h:systems", "Be brief.\n(none)\nBe thorough.")
     assert parse_blueprint(_text(at)).systems == ["Be brief.", None, "Be thorough."]
     assert "systems: [Be brief., null, Be thorough.]\n" in _text(at)  # still a `[...]` list
+
+
+@pytest.mark.skipif(CORPUS is None, reason=NO_CORPUS_REASON)
+@pytest.mark.parametrize(
+    "name", ["compass__literal.yml", "latent-discrimination-hiring.yml", "strawberry.yml"]
+)
+def test_real_blueprints_open_in_the_form_unchanged(name: str) -> None:
+    assert CORPUS is not None
+    text = (CORPUS / "blueprints" / name).read_text(encoding="utf-8")
+    at = app()
+    at.session_state[state.TEXT] = text
+    at.run()
+    _form(at)
+    assert any(t.key == "form:p0:id" for t in at.text_input)
+    assert any(t.key == "form:h:title" for t in at.text_input)
+    at.radio(key="editor_view").set_value("YAML").run()
+    assert not at.exception
+    assert _text(at) == text
