@@ -9,7 +9,7 @@ import yaml
 
 from engine.edit.form import FieldView, HeaderView, PromptView
 from studio.components.form_state import PREFIX, do, show_diagnostics, value
-from studio.textsafe import safe_markdown
+from studio.textsafe import one_line, safe_markdown
 
 __all__ = ["plain", "read_only", "text_field"]
 
@@ -25,7 +25,8 @@ def plain(value: Any) -> Any:
 
 def read_only(field: FieldView) -> None:
     """Show a value the form cannot edit, as YAML text, with "edit in YAML"."""
-    with st.expander(f"`{field.key}` · edit in YAML", icon=":material/lock:"):
+    label = safe_markdown(f"`{one_line(field.key, 60)}` · edit in YAML")
+    with st.expander(label, icon=":material/lock:"):
         st.caption(
             safe_markdown(field.note or "The form cannot show this; edit it in the YAML view.")
         )

@@ -196,3 +196,15 @@ def test_real_blueprints_open_in_the_form_unchanged(name: str) -> None:
     at.radio(key="editor_view").set_value("YAML").run()
     assert not at.exception
     assert _text(at) == text
+
+
+def test_an_unknown_key_is_shown_as_text_not_markdown() -> None:
+    text = BLANK + "  x` [link](http://example.org) `y: 1\n"
+    at = app()
+    at.session_state[state.TEXT] = text
+    at.run()
+    _form(at)
+    labels = [str(e.label) for e in at.expander if "edit in YAML" in str(e.label)]
+    assert len(labels) == 1
+    assert "[link](http" not in labels[0]  # no link can come from the blueprint
+    assert _text(at) == text
