@@ -14,6 +14,7 @@ from engine.offline import score_cell
 from studio import figures, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.editor import blueprint_editor, take_edit
+from studio.formview import form_view, view_switch
 from studio.gallery import BLANK, Example
 from studio.resultdata import group_label, path_names
 from studio.textsafe import one_line, safe_markdown
@@ -366,11 +367,14 @@ def main() -> None:
     _toolbar(text, _title_of(text))
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        st.caption(
-            "Write YAML. Problems are marked in the margin at their line (hover a mark to "
-            "read it) and listed on the right. Your work is saved as you type."
-        )
-        blueprint_editor(diagnostics)
+        if view_switch() == "Form":
+            form_view(_autosave)
+        else:
+            st.caption(
+                "Write YAML. Problems are marked in the margin at their line (hover a mark to "
+                "read it) and listed on the right. Your work is saved as you type."
+            )
+            blueprint_editor(diagnostics)
         st.page_link("app_pages/run.py", label="Run this blueprint", icon=":material/play_circle:")
     with right:
         _problems(diagnostics)

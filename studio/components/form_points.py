@@ -1,0 +1,350 @@
+"""The form's rubric: points in words or function checks, weights, blocks ("any one of these").
+
+A function point has a picker of the `$` functions and typed fields for its argument (text,
+a list one per line, `n` of a list, a range, or YAML for the rest); the argument is checked
+by the linter like any other, and its diagnostics show under the point.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+import yaml
+
+from engine.checks.registry import function_names, lookup
+from engine.edit import (
+    AddPoint,
+    DeletePoint,
+    DuplicatePoint,
+    EditError,
+    EditPoint,
+    GroupPoints,
+    MoveIntoBlock,
+    MoveOutOfBlock,
+    MovePoint,
+    PointRef,
+    PointSpec,
+    SetPointWeight,
+    ToggleInverted,
+)
+from engine.edit.form import BlockView, PointView, PromptView
+from studio.components.form_fields import plain
+from studio.components.form_state import PREFIX, do, show_diagnostics, value
+from studio.textsafe import safe_markdown
+
+__all__ = ["arg_kind", "parse_args", "picker_names", "points_section"]
+
+KINDS = {"text": "In words", "function": "Function"}
+SAMPLES = (
+    ("none", None, False),
+    ("text", "x", True),
+    ("list", ["x", "y"], True),
+    ("n_of", [1, ["x", "y"]], True),
+    ("range", [1, 5], True),
+)
+
+
+def picker_names() -> list[str]:
+    """The functions offered in the picker: each base function and its `not_` form."""
+    names = []
+    for name in function_names():
+        check = lookup(name)
+        if check is None:
+            continue
+        if name == check.canonical or (check.negated and name == f"not_{check.canonical}"):
+            names.append(name)
+    return sorted(names)
+
+
+def arg_kind(name: str) -> str:
+    """How the form asks for this function's argument: none, text, list, n_of, range, yaml."""
+    check = lookup(name)
+    if check is None:
+        return "yaml"
+    ok = [kind for kind, sample, has in SAMPLES if check.arg_error(sample, has) is None]
+    if ok == ["none"] or (len(ok) == len(SAMPLES) and check.args.startswith("none")):
+        return "none"
+    if len(ok) == len(SAMPLES) or not ok:
+        return "yaml"
+    return ok[0] if ok[0] != "none" else ok[1]
+
+
+def parse_args(kind: str, key: str) -> tuple[Any, bool]:
+    """The argument typed in the fields of point `key`, and whether there is one.
+
+    Raises:
+        ValueError: A number or YAML field does not hold what it should.
+    """
+    if kind == "none":
+        return None, False
+    if kind == "text":
+        return str(value(f"{key}:arg") or ""), True
+    if kind == "list":
+        lines = str(value(f"{key}:arg") or "").splitlines()
+        return [line for line in lines if line.strip()], True
+    if kind == "n_of":
+        lines = str(value(f"{key}:arg") or "").splitlines()
+        return [int(value(f"{key}:n") or 1), [line for line in lines if line.strip()]], True
+    if kind == "range":
+        return [int(value(f"{key}:min") or 0), int(value(f"{key}:max") or 0)], True
+    typed = str(value(f"{key}:arg") or "")
+    try:
+        return yaml.safe_load(typed) if typed.strip() else None, bool(typed.strip())
+    except yaml.YAMLError:
+        raise ValueError("not YAML") from None
+
+
+def _spec(point: PointView, key: str) -> PointSpec:
+    kind = value(f"{key}:kind") or point.kind
+    weight = value(f"{key}:weight")
+    weight = None if weight in (None, 1, 1.0) else float(weight)
+    citation = str(value(f"{key}:citation") or "").strip() or None
+    if kind == "text":
+        text = str(value(f"{key}:text") if value(f"{key}:text") is not None else point.text or "")
+        return PointSpec(text=text, weight=weight, citation=citation)
+    name = str(value(f"{key}:fn") or point.fn or "contains")
+    args, has = parse_args(arg_kind(name), key)
+    return PointSpec(fn=name, args=args, has_args=has, weight=weight, citation=citation)
+
+
+def _args_fields(point: PointView, key: str, name: str) -> None:
+    kind = arg_kind(name)
+    same = point.fn == name
+    args = point.args if same else None
+    change = {"on_change": do, "args": (lambda: EditPoint(point.ref, _spec(point, key)),)}
+    check = lookup(name)
+    help_text = f"{check.summary} Argument: {check.args}." if check else None
+    if kind == "text":
+        st.text_input(
+            "Argument",
+            value=str(args or "") if isinstance(args, str) else "",
+            key=f"{PREFIX}{key}:arg",
+            help=help_text,
+            **change,
+        )
+    elif kind in ("list", "n_of"):
+        items = args[1] if kind == "n_of" and isinstance(args, list) and len(args) == 2 else args
+        lines = "\n".join(str(a) for a in items) if isinstance(items, list) else ""
+        if kind == "n_of":
+            n = args[0] if isinstance(args, list) and args and isinstance(args[0], int) else 1
+            st.number_input("At least", min_value=0, value=n, key=f"{PREFIX}{key}:n", **change)
+        st.text_area(
+            "One per line",
+            value=lines,
+            key=f"{PREFIX}{key}:arg",
+            help=help_text,
+            height=90,
+            **change,
+        )
+    elif kind == "range":
+        low, high = (args if isinstance(args, list) and len(args) == 2 else [0, 100])[:2]
+        cols = st.columns(2)
+        with cols[0]:
+            st.number_input(
+                "From",
+                value=int(low) if isinstance(low, int) else 0,
+                key=f"{PREFIX}{key}:min",
+                **change,
+            )
+        with cols[1]:
+            st.number_input(
+                "To",
+                value=int(high) if isinstance(high, int) else 100,
+                key=f"{PREFIX}{key}:max",
+                **change,
+            )
+    elif kind == "yaml":
+        shown = "" if args is None else json.dumps(args, ensure_ascii=False)
+        st.text_input(
+            "Argument (YAML)", value=shown, key=f"{PREFIX}{key}:arg", help=help_text, **change
+        )
+
+
+def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
+    ref = point.ref
+    if point.kind == "read-only":
+        st.caption(safe_markdown(point.note))
+        shown = {f"${point.fn}": plain(point.args)} if point.fn else "(see the YAML view)"
+        st.code(yaml.safe_dump(shown, allow_unicode=True, sort_keys=False).strip(), language="yaml")
+    else:
+        cols = st.columns([2, 5, 1], vertical_alignment="bottom")
+        edit = {"on_change": do, "args": (lambda: EditPoint(ref, _spec(point, key)),)}
+        with cols[0]:
+            st.selectbox(
+                "Kind",
+                list(KINDS),
+                format_func=KINDS.__getitem__,
+                index=list(KINDS).index(point.kind),
+                key=f"{PREFIX}{key}:kind",
+                **edit,
+            )
+        with cols[1]:
+            if point.kind == "text":
+                st.text_input(
+                    "Criterion", value=point.text or "", key=f"{PREFIX}{key}:text", **edit
+                )
+            else:
+                names = picker_names()
+                name = point.fn or "contains"
+                options = names if name in names else [name, *names]
+                st.selectbox(
+                    "Function", options, index=options.index(name), key=f"{PREFIX}{key}:fn", **edit
+                )
+        with cols[2]:
+            st.number_input(
+                "Weight",
+                min_value=0.0,
+                value=float(point.weight or 1),
+                step=0.5,
+                key=f"{PREFIX}{key}:weight",
+                on_change=do,
+                args=(lambda: SetPointWeight(ref, value(f"{key}:weight")),),
+            )
+        if point.kind == "function":
+            _args_fields(point, key, str(value(f"{key}:fn") or point.fn or "contains"))
+    _actions(point, key, blocks)
+    show_diagnostics(point.diagnostics, key)
+
+
+def _actions(point: PointView, key: str, blocks: list[int]) -> None:
+    ref = point.ref
+    cols = st.columns([1, 1, 1, 3, 3, 2], vertical_alignment="center")
+    cols[0].button(
+        "↑",
+        key=f"{PREFIX}{key}:up",
+        help="Move up",
+        on_click=do,
+        args=(lambda: MovePoint(ref, (ref.sub if ref.sub is not None else ref.index) - 1),),
+    )
+    cols[1].button(
+        "↓",
+        key=f"{PREFIX}{key}:down",
+        help="Move down",
+        on_click=do,
+        args=(lambda: MovePoint(ref, (ref.sub if ref.sub is not None else ref.index) + 1),),
+    )
+    cols[2].button(
+        "",
+        key=f"{PREFIX}{key}:copy",
+        help="Duplicate this point",
+        on_click=do,
+        args=(lambda: DuplicatePoint(ref),),
+        icon=":material/content_copy:",
+    )
+    if ref.sub is not None:
+        cols[3].button(
+            "Take out of the block",
+            key=f"{PREFIX}{key}:out",
+            on_click=do,
+            args=(lambda: MoveOutOfBlock(ref),),
+        )
+    else:
+        cols[3].checkbox("Select to group", key=f"{PREFIX}{key}:pick")
+        targets = [b for b in blocks if b != ref.index]
+        if targets:
+            cols[4].selectbox(
+                "Move into block",
+                [None, *targets],
+                key=f"{PREFIX}{key}:into",
+                format_func=lambda b: "—" if b is None else f"block at item {b + 1}",
+                on_change=do,
+                args=(lambda: _into(ref, key),),
+            )
+    cols[5].button(
+        "",
+        key=f"{PREFIX}{key}:delete",
+        help="Delete this point",
+        on_click=do,
+        args=(lambda: DeletePoint(ref),),
+        icon=":material/delete:",
+    )
+
+
+def _into(ref: PointRef, key: str) -> MoveIntoBlock | None:
+    target = value(f"{key}:into")
+    return None if target is None else MoveIntoBlock(ref, int(target))
+
+
+def _group(view: PromptView, inverted: bool) -> GroupPoints | None:
+    picked = tuple(
+        item.ref.index
+        for item in (view.should_not if inverted else view.should)
+        if isinstance(item, PointView) and value(f"{_key(item.ref)}:pick")
+    )
+    if len(picked) < 2:
+        raise EditError("Tick “Select to group” on two or more points of this list first.")
+    return GroupPoints(view.index, picked, inverted)
+
+
+def _key(ref: PointRef) -> str:
+    sub = "" if ref.sub is None else f".{ref.sub}"
+    return f"p{ref.prompt}:{'not' if ref.inverted else 'should'}:{ref.index}{sub}"
+
+
+def _list(view: PromptView, inverted: bool) -> None:
+    items = view.should_not if inverted else view.should
+    blocks = [item.index for item in items if isinstance(item, BlockView)]
+    for item in items:
+        with st.container(border=True):
+            if isinstance(item, BlockView):
+                st.markdown(f"**Any one of these** (block at item {item.index + 1})")
+                st.caption(safe_markdown(item.effect))
+                for point in item.points:
+                    with st.container(border=True):
+                        _point(point, _key(point.ref), blocks=blocks)
+                st.button(
+                    "Add a point to this block",
+                    key=f"{PREFIX}p{view.index}:{inverted}:addin:{item.index}",
+                    on_click=do,
+                    args=(
+                        lambda b=item.index: AddPoint(
+                            view.index, PointSpec(text="New point"), inverted, b
+                        ),
+                    ),
+                )
+                show_diagnostics(
+                    [d for d in item.diagnostics if d.code not in ("or-block-with-required",)],
+                    f"block:{view.index}:{inverted}:{item.index}",
+                )
+            else:
+                label = "should not" if inverted else "should"
+                st.caption(f"Item {item.ref.index + 1} · the answer {label} meet this")
+                _point(item, _key(item.ref), blocks=blocks)
+                st.button(
+                    "Move to “should not”" if not inverted else "Move to “should”",
+                    key=f"{PREFIX}{_key(item.ref)}:invert",
+                    on_click=do,
+                    args=(lambda r=item.ref: ToggleInverted(r),),
+                )
+
+
+def points_section(view: PromptView) -> None:
+    """The prompt's `should` and `should_not` points, with add, group and move controls."""
+    p = view.index
+    for inverted, title in ((False, "The answer should"), (True, "The answer should not")):
+        st.markdown(f"**{title}**")
+        _list(view, inverted)
+        cols = st.columns(3)
+        cols[0].button(
+            "Add a point",
+            key=f"{PREFIX}p{p}:{inverted}:add-text",
+            on_click=do,
+            args=(lambda inv=inverted: AddPoint(p, PointSpec(text="New point"), inv),),
+            icon=":material/add:",
+        )
+        cols[1].button(
+            "Add a check",
+            key=f"{PREFIX}p{p}:{inverted}:add-fn",
+            on_click=do,
+            args=(lambda inv=inverted: AddPoint(p, PointSpec(fn="icontains", args="word"), inv),),
+            icon=":material/functions:",
+        )
+        cols[2].button(
+            "Make a block",
+            key=f"{PREFIX}p{p}:{inverted}:group",
+            on_click=do,
+            args=(lambda inv=inverted: _group(view, inv),),
+            help="Group the points ticked “Select to group” into one “any one of these” block.",
+        )
