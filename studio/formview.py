@@ -107,8 +107,8 @@ def _conversation(view: PromptView) -> None:
             args=(make,),
             placeholder="Empty assistant turn: the model answers here",
         )
-    cols = st.columns(2)
-    cols[0].button(
+    buttons = st.columns(2)
+    buttons[0].button(
         "Add a turn",
         key=f"{PREFIX}p{p}:turn-add",
         on_click=do,
@@ -119,7 +119,7 @@ def _conversation(view: PromptView) -> None:
         ),
     )
     if len(chat) > 1:
-        cols[1].button(
+        buttons[1].button(
             "Remove the last turn",
             key=f"{PREFIX}p{p}:turn-drop",
             on_click=do,

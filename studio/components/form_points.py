@@ -113,7 +113,10 @@ def _args_fields(point: PointView, key: str, name: str) -> None:
     kind = arg_kind(name)
     same = point.fn == name
     args = point.args if same else None
-    change = {"on_change": do, "args": (lambda: EditPoint(point.ref, _spec(point, key)),)}
+    change: dict[str, Any] = {
+        "on_change": do,
+        "args": (lambda: EditPoint(point.ref, _spec(point, key)),),
+    }
     check = lookup(name)
     help_text = f"{check.summary} Argument: {check.args}." if check else None
     if kind == "text":
@@ -170,7 +173,10 @@ def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
         st.code(yaml.safe_dump(shown, allow_unicode=True, sort_keys=False).strip(), language="yaml")
     else:
         cols = st.columns([2, 5, 1], vertical_alignment="bottom")
-        edit = {"on_change": do, "args": (lambda: EditPoint(ref, _spec(point, key)),)}
+        edit: dict[str, Any] = {
+            "on_change": do,
+            "args": (lambda: EditPoint(ref, _spec(point, key)),),
+        }
         with cols[0]:
             st.selectbox(
                 "Kind",
