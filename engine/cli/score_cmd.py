@@ -131,9 +131,11 @@ def score(
         cells = score_rows(blueprint, rows, env)
     else:
         from engine.run.judging import score_with_judges
-        from engine.store import Store
+        from engine.store import open_store
 
-        cells = asyncio.run(score_with_judges(blueprint, rows, env, chosen[0], chosen[1], Store()))
+        cells = asyncio.run(
+            score_with_judges(blueprint, rows, env, chosen[0], chosen[1], open_store())
+        )
     unjudged = sum(
         1 for c in cells for a in c.assessments if a.kind == "text" and a.status == "unverified"
     )

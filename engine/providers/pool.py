@@ -20,7 +20,12 @@ from engine.providers.endpoints import Endpoint, load_environ, resolve
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
 from engine.providers.transport import Http11Transport
-from engine.providers.types import ChatRequest, ChatResponse, ProviderStats
+from engine.providers.types import (
+    DEFAULT_CONCURRENCY,
+    ChatRequest,
+    ChatResponse,
+    ProviderStats,
+)
 
 __all__ = ["RETRY_AFTER_CAP_S", "ProviderCallError", "ProviderPool"]
 
@@ -128,7 +133,7 @@ class ProviderPool:
         *,
         environ: Mapping[str, str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
-        global_limit: int = 32,
+        global_limit: int = DEFAULT_CONCURRENCY,
         prices: PriceTable | None = None,
         max_attempts: int = 4,
         backoff_base_s: float = 0.5,

@@ -8,8 +8,16 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import TypedDict
 
 from engine.evidence import ToolCall
+from engine.modelids import DEFAULT_CONCURRENCY
 
-__all__ = ["ChatMessage", "ChatRequest", "ChatResponse", "ProviderStats", "Usage"]
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "ChatMessage",
+    "ChatRequest",
+    "ChatResponse",
+    "ProviderStats",
+    "Usage",
+]
 
 
 class ChatMessage(TypedDict):

@@ -235,13 +235,13 @@ def _explain(results: Results, pid: str, model: str, run_id: str | None) -> None
                 st.dataframe(
                     [
                         {
-                            "Point #": int(r["point_index"]) + 1,
-                            "Judge": r["judge_id"],
-                            "Class": r["class"],
-                            "Score": r["score"],
-                            "Reflection": r["reflection"],
-                            "Error": r["error"],
-                            "Raw answer": r["raw_text"],
+                            "Point #": r.point_index + 1,
+                            "Judge": r.judge_id,
+                            "Class": r.class_name,
+                            "Score": r.score,
+                            "Reflection": r.reflection,
+                            "Error": r.error,
+                            "Raw answer": r.raw_text,
                         }
                         for r in raw
                     ],
