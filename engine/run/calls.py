@@ -199,6 +199,7 @@ class Caller:
         kind: str,
         request: ChatRequest,
         *,
+        key: str | None = None,
         repeat: int = 0,
         cache_ok: bool = True,
         prompt_id: str | None = None,
@@ -206,12 +207,14 @@ class Caller:
     ) -> CallResult:
         """Return the answer to `request`, from the run's log, the cache, or the provider.
 
+        `key` is the request's `call_key`, when the caller knows it already.
+
         Raises:
             RunStopped: The run is stopping and this call was not started.
             StoreError: The answer could not be written to the store (a local failure).
             EngineError: The provider failed after its retries (the failure is logged).
         """
-        key = call_key(kind, request, repeat)
+        key = key or call_key(kind, request, repeat)
         logged = self.log.get(key)
         answer = logged.answer if logged is not None else None
         if answer is not None:

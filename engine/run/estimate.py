@@ -116,9 +116,12 @@ def _cell(plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost) -> N
             answer = cell.prompt.ideal or ""
         else:
             out.generation_calls += 1
-            request = cell.request(list(history), plan.blueprint.tools)
             use = known and store is not None and not cell.prompt.no_cache
-            key = call_key("generate", request, cell.repeat)
+            if generated:
+                request = cell.request(list(history), plan.blueprint.tools)
+                key = call_key("generate", request, cell.repeat)
+            else:
+                key = plan.opening_key(cell)
             cached = store.get(key) if use and store is not None else None
             tokens_in = sum(estimate_tokens(str(m.get("content") or "")) for m in history)
             if cached is not None:
@@ -173,11 +176,7 @@ def estimate_run(
     cache = _Cache(store) if store is not None and use_cache else None
     if cache is not None:
         cache.prime(
-            [
-                call_key("generate", c.request(c.opening(), plan.blueprint.tools), c.repeat)
-                for c in plan.cells
-                if not c.offline and not c.prompt.no_cache
-            ]
+            [plan.opening_key(c) for c in plan.cells if not c.offline and not c.prompt.no_cache]
         )
     for cell in plan.cells:
         _cell(plan, cell, cache, cost)

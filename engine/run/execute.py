@@ -23,7 +23,7 @@ from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
 from engine.offline import score_cell
 from engine.providers import ProviderPool
 from engine.run.assemble import comparison_from_rows, replay_rows
-from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key, judge_request
+from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
@@ -199,6 +199,7 @@ class _Runner:
         return await self.caller.chat(
             "generate",
             cell.request(history, self.blueprint.tools),
+            key=self.plan.opening_key(cell) if turn == 0 else None,
             repeat=cell.repeat,
             cache_ok=not cell.prompt.no_cache,
             prompt_id=cell.prompt.id,
@@ -264,7 +265,7 @@ class _Runner:
     def prefetch(self, done: set[tuple[str, str]]) -> None:
         """Load the cached first answers of every cell still to run, in bulk."""
         keys = [
-            call_key("generate", cell.request(cell.opening(), self.blueprint.tools), cell.repeat)
+            self.plan.opening_key(cell)
             for cell in self.plan.cells
             if cell.key not in done and not cell.prompt.no_cache and not cell.offline
         ]

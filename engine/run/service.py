@@ -229,20 +229,28 @@ def run_sync(
     """
     settings = settings if settings is not None else load_settings()
 
-    async def main() -> RunOutcome:
+    outcome: list[RunOutcome] = []
+
+    async def main() -> None:
         async with _pool(environ, options.concurrency, settings) as pool:
-            return await execute_run(
-                run_id,
-                plan,
-                store,
-                pool,
-                options,
-                stop=stop,
-                on_progress=on_progress,
-                settings=settings,
+            outcome.append(
+                await execute_run(
+                    run_id,
+                    plan,
+                    store,
+                    pool,
+                    options,
+                    stop=stop,
+                    on_progress=on_progress,
+                    settings=settings,
+                )
             )
 
-    return asyncio.run(main())
+    # The outcome is not the main task's result: asyncio.run's SIGINT handling formats that
+    # task (result included) when it restores the signal handler, which for a big run took
+    # seconds (the whole comparison's repr).
+    asyncio.run(main())
+    return outcome[0]
 
 
 _LIVE: dict[str, tuple[threading.Thread, threading.Event]] = {}
