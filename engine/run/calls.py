@@ -19,7 +19,7 @@ from typing import Any, Literal
 from engine.errors import EngineError, StoreError
 from engine.evidence import ToolCall
 from engine.judge.consensus import JudgeSpec
-from engine.providers import ChatRequest, ProviderPool
+from engine.providers import ChatRequest, ChatResponse, ProviderPool
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.store import CacheEntry, CallRow, RunWriter, Store
 
@@ -214,6 +214,8 @@ class Caller:
             StoreError: The answer could not be written to the store (a local failure).
             EngineError: The provider failed after its retries (the failure is logged).
         """
+        if self.pool.local_model(request.model_id) is not None:
+            return await self._local(request)
         key = key or call_key(kind, request, repeat)
         logged = self.log.get(key)
         answer = logged.answer if logged is not None else None
@@ -245,6 +247,11 @@ class Caller:
         if share:
             _settle(self._in_flight.pop(key), result, None)
         return result
+
+    async def _local(self, request: ChatRequest) -> CallResult:
+        """A model answered in this process: nothing to log, cache or count."""
+        response = await self.pool.chat(request)
+        return _result(response)
 
     async def _follow(
         self,
@@ -290,15 +297,7 @@ class Caller:
         # one is recorded and scored: responses arrive in bursts, and sending first keeps the
         # provider busy instead of queueing every new request behind a burst of bookkeeping.
         await asyncio.sleep(0)
-        result = CallResult(
-            text=response.text,
-            tool_calls=response.tool_calls,
-            input_tokens=response.usage.input_tokens,
-            output_tokens=response.usage.output_tokens,
-            latency_ms=response.latency_ms,
-            cost_usd=response.cost_usd,
-            source="provider",
-        )
+        result = _result(response)
         await self._record(key, kind, request, prompt_id, cell_model, result, None, cache=True)
         self._event(kind, request, cell_model, result, retried)
         return result
@@ -338,6 +337,18 @@ class Caller:
         if call is None and entry is None:
             return
         await asyncio.wrap_future(self.writer.record_call(call, entry))
+
+
+def _result(response: ChatResponse) -> CallResult:
+    return CallResult(
+        text=response.text,
+        tool_calls=response.tool_calls,
+        input_tokens=response.usage.input_tokens,
+        output_tokens=response.usage.output_tokens,
+        latency_ms=response.latency_ms,
+        cost_usd=response.cost_usd,
+        source="provider",
+    )
 
 
 def _settle(

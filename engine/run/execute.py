@@ -22,7 +22,7 @@ from engine.errors import EngineError, StoreError
 from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
 from engine.offline import score_cell
 from engine.providers import ProviderPool
-from engine.run.assemble import comparison_from_rows, replay_rows
+from engine.run.assemble import comparison_from_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
 from engine.run.outcome import Progress, RunOptions, RunOutcome
@@ -80,7 +80,6 @@ class _Runner:
             if plan.judges
             else None
         )
-        self.replays: dict[str, dict[str, dict[str, Any]]] = {}
         self.budget_hit = False
         self.local_errors: list[str] = []
 
@@ -181,21 +180,6 @@ class _Runner:
     async def _generate(
         self, cell: CellPlan, history: list[dict[str, Any]], turn: int
     ) -> CallResult:
-        provider = cell.base_model.split(":", 1)[0]
-        if cell.base_model == "ideal" or provider == "ideal":
-            if not cell.prompt.ideal:
-                raise EngineError(
-                    f"prompt '{cell.prompt.id}' has no `ideal` response for the ideal model"
-                )
-            return CallResult(cell.prompt.ideal, None, 0, 0, 0.0, 0.0, "provider")
-        if provider == "replay":
-            path = cell.base_model.split(":", 1)[1]
-            rows = self.replays.setdefault(path, replay_rows(path))
-            row = rows.get(cell.prompt.id)
-            if row is None or not isinstance(row.get("response"), str):
-                raise EngineError(f"the replay file has no response for prompt '{cell.prompt.id}'")
-            latency = float(row.get("duration_ms") or 0)
-            return CallResult(row["response"], None, 0, 0, latency, 0.0, "provider")
         return await self.caller.chat(
             "generate",
             cell.request(history, self.blueprint.tools),
@@ -267,7 +251,7 @@ class _Runner:
         keys = [
             self.plan.opening_key(cell)
             for cell in self.plan.cells
-            if cell.key not in done and not cell.prompt.no_cache and not cell.offline
+            if cell.key not in done and not cell.prompt.no_cache
         ]
         self.caller.prefetch(keys)
 

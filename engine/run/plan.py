@@ -73,6 +73,7 @@ class CellPlan:
                 temperature=self.temperature,
                 max_tokens=GENERATION_MAX_TOKENS,
                 tools=tools,
+                prompt_id=self.prompt.id,
             )
         # Without tools every field is built here with its type (the history holds only
         # role/content texts): skip re-validation, it is per call (hot path).
@@ -82,6 +83,7 @@ class CellPlan:
             temperature=self.temperature,
             max_tokens=GENERATION_MAX_TOKENS,
             tools=None,
+            prompt_id=self.prompt.id,
         )
 
 

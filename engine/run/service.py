@@ -16,6 +16,7 @@ from engine.providers import PriceTable, ProviderPool
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.run.estimate import Estimate, estimate_run
 from engine.run.execute import execute_run
+from engine.run.local_models import local_models
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import RunPlan, plan_run
 from engine.settings import Settings, home_dir, load_settings
@@ -51,25 +52,24 @@ class PreparedRun:
     settings: Settings
 
 
-def _pool(environ: Mapping[str, str] | None, concurrency: int, settings: Settings) -> ProviderPool:
-    prices = PriceTable(settings.prices)
-    return ProviderPool(environ=environ, global_limit=max(1, concurrency), prices=prices)
+def _pool(
+    plan: RunPlan, environ: Mapping[str, str] | None, concurrency: int, settings: Settings
+) -> ProviderPool:
+    return ProviderPool(
+        environ=environ,
+        global_limit=max(1, concurrency),
+        prices=PriceTable(settings.prices),
+        local=local_models(plan.blueprint),
+    )
 
 
 def readiness_problems(
     plan: RunPlan, environ: Mapping[str, str] | None = None, settings: Settings | None = None
 ) -> list[str]:
     """Missing keys and unknown providers for the plan's models and judges (no network)."""
-    pool = _pool(environ, 1, settings or load_settings())
+    pool = _pool(plan, environ, 1, settings or load_settings())
     problems = []
     for model in plan.models:
-        provider, _, rest = model.partition(":")
-        if model == "ideal" or provider == "ideal":
-            continue
-        if provider == "replay":
-            if not Path(rest).is_file():
-                problems.append(f"The replay file '{rest}' does not exist (model `{model}`).")
-            continue
         message = pool.check(model)
         if message:
             problems.append(message)
@@ -232,7 +232,7 @@ def run_sync(
     outcome: list[RunOutcome] = []
 
     async def main() -> None:
-        async with _pool(environ, options.concurrency, settings) as pool:
+        async with _pool(plan, environ, options.concurrency, settings) as pool:
             outcome.append(
                 await execute_run(
                     run_id,
