@@ -17,8 +17,8 @@ from engine.scoring.cells import CellScore
 def _explain_lines(cell: CellScore) -> list[str]:
     ex = cell.explain()
     head = f"{cell.prompt_id} × {cell.model_id}: "
-    if cell.error and not cell.assessments:
-        return [head + cell.error]
+    if cell.failed:
+        return [head + (cell.error or "")]
     lines = [
         head + (f"{ex.score:.2f}" if ex.score is not None else "no score") + f"   {ex.formula}"
     ]
