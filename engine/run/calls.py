@@ -157,6 +157,10 @@ class Caller:
         self.stop = stop or threading.Event()
         self.on_call = on_call
         self.log: dict[str, CallRow] = store.run_calls(run_id) if run_id else {}
+        # Uses of each logged answer counted before an interruption; any further use of a
+        # logged answer is a new (cached) call. Keys answered in this run, to count reuses.
+        self._uses = {k: 1 + c.reuses for k, c in self.log.items() if c.error is None}
+        self._logged = set(self._uses)
         # Calls past the stop check: a stop lets at most this many calls still go out.
         self._slots = asyncio.Semaphore(max(1, concurrency))
         self.prefetched: dict[str, dict[str, Any]] = {}
@@ -220,7 +224,12 @@ class Caller:
         logged = self.log.get(key)
         answer = logged.answer if logged is not None else None
         if answer is not None:
-            result = CallResult.from_json(answer, "log")
+            if self._uses.get(key, 0) > 0:
+                self._uses[key] -= 1
+                result = CallResult.from_json(answer, "log")
+            else:
+                result = CallResult.from_json(answer, "cache")
+                await self._reuse(key)
             self._event(kind, request, cell_model, result)
             return result
         retried = logged is not None
@@ -231,12 +240,15 @@ class Caller:
                 cached = await asyncio.to_thread(self.store.cache_get, key)
             if cached is not None:
                 result = CallResult.from_json(cached, "cache")
-                await self._record(key, kind, request, prompt_id, cell_model, result, None)
+                if key in self._logged:
+                    await self._reuse(key)
+                else:
+                    await self._record(key, kind, request, prompt_id, cell_model, result, None)
                 self._event(kind, request, cell_model, result, retried)
                 return result
             leader = self._in_flight.get(key)
             if leader is not None:
-                return await self._follow(leader, kind, request, cell_model, retried)
+                return await self._follow(leader, key, kind, request, cell_model, retried)
             self._in_flight[key] = asyncio.get_running_loop().create_future()
         try:
             result = await self._call(key, kind, request, prompt_id, cell_model, retried)
@@ -256,6 +268,7 @@ class Caller:
     async def _follow(
         self,
         leader: asyncio.Future[CallResult],
+        key: str,
         kind: str,
         request: ChatRequest,
         cell_model: str | None,
@@ -270,6 +283,7 @@ class Caller:
             self._event(kind, request, cell_model, None, retried)
             raise
         result = replace(shared, source="cache")
+        await self._reuse(key)
         self._event(kind, request, cell_model, result, retried)
         return result
 
@@ -337,6 +351,13 @@ class Caller:
         if call is None and entry is None:
             return
         await asyncio.wrap_future(self.writer.record_call(call, entry))
+        if call is not None and result is not None:
+            self._logged.add(key)
+
+    async def _reuse(self, key: str) -> None:
+        """Log one more use of this run's logged answer `key`."""
+        if self.run_id is not None:
+            await asyncio.wrap_future(self.writer.record_reuse(self.run_id, key))
 
 
 def _result(response: ChatResponse) -> CallResult:

@@ -113,13 +113,13 @@ class _Runner:
             if call.error is not None:
                 p.failed_calls += 1
                 continue
-            p.done_calls += 1
-            if call.cached:
-                p.cached_calls += 1
-            else:
+            uses = 1 + call.reuses  # each reuse was a cached call with the same tokens
+            p.done_calls += uses
+            p.cached_calls += call.reuses + (1 if call.cached else 0)
+            if not call.cached:
                 p.cost_usd += call.cost_usd or 0.0
-            p.input_tokens += call.input_tokens or 0
-            p.output_tokens += call.output_tokens or 0
+            p.input_tokens += uses * (call.input_tokens or 0)
+            p.output_tokens += uses * (call.output_tokens or 0)
 
     def _totals(self) -> RunTotals:
         p = self.progress

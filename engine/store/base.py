@@ -44,6 +44,10 @@ class RunWriter(Protocol):
         """Log a call of a run (None: no run) and put its answer in the cache (if given)."""
         ...
 
+    def record_reuse(self, run_id: str, key: str) -> Future[None]:
+        """Count one more call of a run answered by its logged call `key` (cache or shared)."""
+        ...
+
     def record_cell(self, cell: CellRow) -> Future[None]:
         """Record (or replace) a finished cell."""
         ...

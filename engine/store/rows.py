@@ -166,7 +166,11 @@ class CellRow:
 
 @dataclass(frozen=True)
 class CallRow:
-    """One model call of a run, as logged: its answer (JSON) or its error."""
+    """One model call of a run, as logged: its answer (JSON) or its error.
+
+    `reuses` counts the later calls of the same run answered by this one (from the cache or
+    shared while it was in flight): each counts as a cached call with the same tokens.
+    """
 
     run_id: str
     key: str
@@ -182,6 +186,7 @@ class CallRow:
     output_tokens: int | None = None
     cost_usd: float | None = None
     created_at: str = ""
+    reuses: int = 0
 
     @property
     def answer(self) -> dict[str, Any] | None:

@@ -36,14 +36,15 @@ CELL_COLUMNS = (
 )
 CALL_COLUMNS = (
     "run_id, key, kind, model_id, prompt_id, cell_model, response, error, cached, latency_ms, "
-    "input_tokens, output_tokens, cost_usd, created_at"
+    "input_tokens, output_tokens, cost_usd, created_at, reuses"
 )
 TOTALS_SET = (
     "done_calls=?, cached_calls=?, failed_calls=?, done_cells=?, cost_usd=?, "
     "input_tokens=?, output_tokens=?"
 )
 _INSERT_CELL = f"INSERT OR REPLACE INTO cells({CELL_COLUMNS}) VALUES ({','.join('?' * 16)})"
-_INSERT_CALL = f"INSERT OR REPLACE INTO calls({CALL_COLUMNS}) VALUES ({','.join('?' * 14)})"
+_INSERT_CALL = f"INSERT OR REPLACE INTO calls({CALL_COLUMNS}) VALUES ({','.join('?' * 15)})"
+_REUSE_CALL = "UPDATE calls SET reuses = reuses + 1 WHERE run_id=? AND key=?"
 _INSERT_CACHE = (
     "INSERT OR REPLACE INTO cache(key, kind, model_id, value, created_at) VALUES (?,?,?,?,?)"
 )
@@ -135,6 +136,7 @@ def _call_values(c: CallRow) -> tuple[Any, ...]:
         c.output_tokens,
         c.cost_usd,
         c.created_at or now(),
+        c.reuses,
     )
 
 
@@ -189,6 +191,10 @@ class SQLiteWriter:
         if call is not None:
             statements.append((_INSERT_CALL, _call_values(call)))
         return self._submit(statements)
+
+    def record_reuse(self, run_id: str, key: str) -> Future[None]:
+        """Count one more call of a run answered by its logged call `key`."""
+        return self._submit([(_REUSE_CALL, (run_id, key))])
 
     def record_cell(self, cell: CellRow) -> Future[None]:
         """Record (or replace) a finished cell."""

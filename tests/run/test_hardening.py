@@ -158,3 +158,35 @@ def test_identical_judge_calls_in_flight_are_sent_once_and_counted_cached(env):
     # the two models answered alike, so each point's judge prompt is the same for both
     assert len(judge_requests) == 2
     assert outcome.progress.done_calls == 2 + 4 and outcome.progress.cached_calls == 2
+
+
+def test_totals_survive_a_resume_when_models_share_judge_answers(env, tmp_path):
+    env.reply_with(lambda request: "Question answered the same way")
+    text = "models: [openai:fake-a, openai:fake-b]\n---\n" + "".join(
+        f"- id: q{i}\n  prompt: Question {i}\n  should:\n    - It answers.\n    - It is kind.\n"
+        for i in range(4)
+    )
+    options = RunOptions(judges=["openai:judge-1"], concurrency=1)
+
+    whole_store = SQLiteStore(tmp_path / "whole.db")
+    whole = prepare_run(whole_store, text, source="bp.yml", options=options)
+    run_sync(whole.run_id, whole.plan, whole_store, whole.options)
+    expected = _totals(whole_store.get_run(whole.run_id))
+    assert expected[0] == 8 + 16 and expected[1] == 8  # each judge answer serves both models
+
+    store = SQLiteStore(tmp_path / "split.db")
+    prepared = prepare_run(store, text, source="bp.yml", options=options)
+    stop = threading.Event()
+
+    def early(progress):
+        if progress.done_cells >= 3:
+            stop.set()
+
+    first = run_sync(
+        prepared.run_id, prepared.plan, store, prepared.options, stop=stop, on_progress=early
+    )
+    assert first.status == "stopped"
+    resumed = prepare_resume(store, prepared.run_id)
+    outcome = run_sync(prepared.run_id, resumed.plan, store, resumed.options)
+    assert outcome.status == "completed"
+    assert _totals(store.get_run(prepared.run_id)) == pytest.approx(expected)

@@ -147,6 +147,7 @@ def test_calls_cache_and_judgments(store):
         CallRow(run_id, "k1", "generate", "m", "a", "m[temp:0]", answer, None, True, 5.0, 3, 4),
         CacheEntry("k1", "generate", "m", answer),
     )
+    writer.record_reuse(run_id, "k1")
     writer.record_call(CallRow(run_id, "k2", "judge", "j", error="boom"))
     writer.record_judgment(JudgmentRow(run_id, "a", "m[temp:0]", 0, "j1", "j", "raw", "YES", 1.0))
     writer.heartbeat(run_id, RunTotals(done_calls=1, input_tokens=3)).result(timeout=10)
@@ -154,6 +155,7 @@ def test_calls_cache_and_judgments(store):
     calls = store.run_calls(run_id)
     assert set(calls) == {"k1", "k2"}
     assert calls["k1"].cached is True and calls["k1"].answer == {"text": "hi"}
+    assert calls["k1"].reuses == 1 and calls["k2"].reuses == 0
     assert calls["k2"].error == "boom" and calls["k2"].answer is None
     assert store.cache_get("k1") == {"text": "hi"} and store.cache_get("k2") is None
     assert store.cache_lookup(["k1", "k2", "k3"]) == {"k1": {"text": "hi"}}
