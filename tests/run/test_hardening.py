@@ -38,6 +38,24 @@ def _totals(run):
     return (run.done_calls, run.cached_calls, run.input_tokens, run.output_tokens, run.cost_usd)
 
 
+def stopped_then_resumed(store, prepared, after_cells):
+    """Run until `after_cells` cells are done, stop, then resume to the end."""
+    stop = threading.Event()
+
+    def watch(progress):
+        if progress.done_cells >= after_cells:
+            stop.set()
+
+    first = run_sync(
+        prepared.run_id, prepared.plan, store, prepared.options, stop=stop, on_progress=watch
+    )
+    assert first.status == "stopped"
+    resumed = prepare_resume(store, prepared.run_id)
+    outcome = run_sync(prepared.run_id, resumed.plan, store, resumed.options)
+    assert outcome.status == "completed"
+    return outcome
+
+
 def test_totals_after_stop_and_resume_equal_an_uninterrupted_run(env):
     store = open_store()
     options = RunOptions(judge=False, use_cache=False, concurrency=1)
@@ -47,19 +65,7 @@ def test_totals_after_stop_and_resume_equal_an_uninterrupted_run(env):
     assert expected[0] == 2 * PROMPTS and expected[2] > 0
 
     prepared = prepare_run(store, blueprint(), source="bp.yml", options=options)
-    stop = threading.Event()
-
-    def halfway(progress):
-        if progress.done_cells >= PROMPTS // 2:
-            stop.set()
-
-    first = run_sync(
-        prepared.run_id, prepared.plan, store, prepared.options, stop=stop, on_progress=halfway
-    )
-    assert first.status == "stopped"
-    resumed = prepare_resume(store, prepared.run_id)
-    outcome = run_sync(prepared.run_id, resumed.plan, store, resumed.options)
-    assert outcome.status == "completed"
+    outcome = stopped_then_resumed(store, prepared, PROMPTS // 2)
     run = store.get_run(prepared.run_id)
     assert _totals(run) == pytest.approx(expected)
     p = outcome.progress
@@ -176,17 +182,5 @@ def test_totals_survive_a_resume_when_models_share_judge_answers(env, tmp_path):
 
     store = SQLiteStore(tmp_path / "split.db")
     prepared = prepare_run(store, text, source="bp.yml", options=options)
-    stop = threading.Event()
-
-    def early(progress):
-        if progress.done_cells >= 3:
-            stop.set()
-
-    first = run_sync(
-        prepared.run_id, prepared.plan, store, prepared.options, stop=stop, on_progress=early
-    )
-    assert first.status == "stopped"
-    resumed = prepare_resume(store, prepared.run_id)
-    outcome = run_sync(prepared.run_id, resumed.plan, store, resumed.options)
-    assert outcome.status == "completed"
+    stopped_then_resumed(store, prepared, 3)
     assert _totals(store.get_run(prepared.run_id)) == pytest.approx(expected)
