@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.run import RunOptions
 from engine.run.service import run_sync
-from engine.store import Store
+from engine.store import open_store
 from studio import runs
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.browser import CHROMIUM, CHROMIUM_ARGS, start_studio, stop_studio
@@ -61,7 +61,7 @@ def make_run(home: Path, fake: FakeLLM, prompts: int, models: int) -> tuple[str,
     import os
 
     os.environ["BLUEPRINT_HOME"] = str(home)
-    store = Store(home / "studio.db")
+    store = open_store(home / "studio.db")
     env = fake.env()
     started = time.perf_counter()
     prepared = runs.prepare(

@@ -9,6 +9,7 @@ from typing import Literal
 from engine.jsvalues import js_number_str
 
 __all__ = [
+    "DEFAULT_CONCURRENCY",
     "PROVIDERS",
     "ProviderInfo",
     "base_model_id",
@@ -16,6 +17,9 @@ __all__ = [
     "is_collection",
     "split_model_id",
 ]
+
+DEFAULT_CONCURRENCY = 32
+"""Model calls in flight at once when nothing else is said (runs, the CLI, the pool)."""
 
 ApiKind = Literal["openai", "anthropic", "ollama", "offline"]
 

@@ -13,7 +13,6 @@ from engine.checks import CheckEnv, evaluate_function_points
 from engine.checks.jsstring import is_js_blank
 from engine.conversation import response_evidence
 from engine.evidence import Evidence
-from engine.gcpause import gc_paused
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison, config_content_hash, safe_timestamp
 from engine.responses import ResponseRow
 from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points, unjudged
@@ -75,16 +74,6 @@ def score_rows(
     on_cell: Callable[[CellScore], None] | None = None,
 ) -> list[CellScore]:
     """Score rows without judges: text points are `unverified` and left out of the scores."""
-    with gc_paused():
-        return _score_rows(blueprint, rows, env, on_cell)
-
-
-def _score_rows(
-    blueprint: Blueprint,
-    rows: Sequence[ResponseRow],
-    env: CheckEnv,
-    on_cell: Callable[[CellScore], None] | None,
-) -> list[CellScore]:
     cells: list[CellScore] = []
     for row in rows:
         prompt = blueprint.prompt(row.prompt_id)

@@ -21,6 +21,7 @@ from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
+from engine.store import CellRow
 
 __all__ = [
     "PAGE_SIZE",
@@ -111,17 +112,12 @@ def page_count(total: int, size: int = PAGE_SIZE) -> int:
     return max(1, math.ceil(total / size))
 
 
-def _usage_from_row(row: Mapping[str, Any]) -> CellUsage:
-    def num(key: str) -> float | None:
-        value = row.get(key)
-        return float(value) if isinstance(value, int | float) else None
-
-    tokens_in, tokens_out = num("input_tokens"), num("output_tokens")
+def _usage_from_row(row: CellRow) -> CellUsage:
     return CellUsage(
-        latency_ms=num("latency_ms"),
-        input_tokens=int(tokens_in) if tokens_in is not None else None,
-        output_tokens=int(tokens_out) if tokens_out is not None else None,
-        cost_usd=num("cost_usd"),
+        latency_ms=row.latency_ms,
+        input_tokens=row.input_tokens,
+        output_tokens=row.output_tokens,
+        cost_usd=row.cost_usd,
     )
 
 
@@ -152,11 +148,11 @@ class Results:
 
     @classmethod
     def from_run_rows(
-        cls, blueprint: Blueprint, rows: Sequence[Mapping[str, Any]], run_id: str | None = None
+        cls, blueprint: Blueprint, rows: Sequence[CellRow], run_id: str | None = None
     ) -> Results:
         """Build from a run's stored cells (the engine assembles the comparison)."""
-        comparison = comparison_from_rows(blueprint, [dict(r) for r in rows])
-        usage = {(str(r["prompt_id"]), str(r["model_id"])): _usage_from_row(r) for r in rows}
+        comparison = comparison_from_rows(blueprint, rows)
+        usage = {r.key: _usage_from_row(r) for r in rows}
         return cls(comparison, usage, run_id)
 
     def _prompt_order(self) -> list[str]:
@@ -192,7 +188,7 @@ class Results:
         cell = self.cell(prompt_id, model)
         if cell is None:
             return "missing"
-        if cell.error is not None and not cell.assessments:
+        if cell.failed:
             return "failed"
         return "scored" if cell.score is not None else "unscored"
 
@@ -317,7 +313,7 @@ class Results:
         cell = self.cell(prompt_id, model)
         if cell is None:
             return "no result"
-        if cell.error is not None and not cell.assessments:
+        if cell.failed:
             return "failed"
         if index >= len(cell.assessments):
             return "no result"
@@ -361,7 +357,7 @@ class Results:
     def explanation(self, prompt_id: str, model: str) -> ScoreExplanation | None:
         """The engine's explanation of a cell's score (None for a failed or missing cell)."""
         cell = self.cell(prompt_id, model)
-        if cell is None or (cell.error is not None and not cell.assessments):
+        if cell is None or cell.failed:
             return None
         return cell.explain()
 

@@ -8,7 +8,7 @@ arguments and reads progress. Pure: no Streamlit import.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.errors import EngineError
 from engine.run import (
@@ -20,7 +20,7 @@ from engine.run import (
     run_in_thread,
     stop_run,
 )
-from engine.store import RunRecord, Store
+from engine.store import ACTIVE_STATUSES, LiveStatus, RunRecord, Store
 
 __all__ = [
     "ACTIVE",
@@ -36,10 +36,10 @@ __all__ = [
     "stop",
 ]
 
-ACTIVE = ("running", "planned")
+ACTIVE = ACTIVE_STATUSES
 """Statuses of a run that may still change on its own."""
 
-STATUS_WORDS: dict[str, str] = {
+STATUS_WORDS: dict[LiveStatus, str] = {
     "planned": "starting",
     "running": "running",
     "completed": "completed",
@@ -50,9 +50,9 @@ STATUS_WORDS: dict[str, str] = {
 """How each run status is named on screen."""
 
 
-def status_word(status: str) -> str:
+def status_word(status: LiveStatus) -> str:
     """The plain word for a run status."""
-    return STATUS_WORDS.get(status, status)
+    return STATUS_WORDS[status]
 
 
 @dataclass(frozen=True)
@@ -98,18 +98,14 @@ def prepare(
     Raises:
         BlueprintError: The blueprint cannot be parsed.
     """
-    return prepare_run(
-        store,
-        text,
-        source=source,
+    options = replace(
+        options,
         models=list(models) if models else None,
         judges=list(judges) if judges else None,
         judge=judge,
-        options=options,
-        environ=environ,
-        record=record,
         repeats=repeats,
     )
+    return prepare_run(store, text, source=source, options=options, environ=environ, record=record)
 
 
 def plan(store: Store, text: str, source: str | None, choice: RunChoice) -> PreparedRun:
@@ -147,7 +143,9 @@ def start(store: Store, text: str, source: str | None, choice: RunChoice) -> Pre
     """
     prepared = _prepare_choice(store, text, source, choice, record=True)
     if prepared.run_id is not None and not prepared.problems:
-        run_in_thread(prepared.run_id, prepared.plan, store, prepared.options)
+        run_in_thread(
+            prepared.run_id, prepared.plan, store, prepared.options, settings=prepared.settings
+        )
     return prepared
 
 
@@ -163,7 +161,7 @@ def resume(store: Store, run_id: str) -> list[str]:
         return [str(exc)]
     if prepared.problems:
         return prepared.problems
-    run_in_thread(run_id, prepared.plan, store, prepared.options)
+    run_in_thread(run_id, prepared.plan, store, prepared.options, settings=prepared.settings)
     return []
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 
@@ -21,7 +20,7 @@ from engine.errors import BlueprintError, InputError
 from engine.lint import Diagnostic, lint
 from engine.report import read_comparison
 from engine.settings import home_dir, load_settings
-from engine.store import RunRecord, Store
+from engine.store import JudgmentRow, RunRecord, Store, open_store
 from studio.gallery import Example, load_examples
 from studio.resultdata import Results
 
@@ -40,7 +39,7 @@ __all__ = [
 
 @st.cache_resource(show_spinner=False)
 def _store(path: str) -> Store:
-    return Store(path)
+    return open_store(path)
 
 
 def store() -> Store:
@@ -114,11 +113,11 @@ def run_view(run_id: str) -> RunView | None:
     if run is None:
         return None
     if run.live_status == "completed":
-        return RunView(run, _completed_results(str(store().path), run_id))
+        return RunView(run, _completed_results(store().location, run_id))
     return RunView(run, _load_results(run_id) if run.done_cells else None)
 
 
-def judgments(run_id: str, prompt_id: str, model_id: str) -> list[dict[str, Any]]:
+def judgments(run_id: str, prompt_id: str, model_id: str) -> list[JudgmentRow]:
     """The raw judge answers of one cell (read on demand, not cached)."""
     return store().judgments(run_id, prompt_id, model_id)
 

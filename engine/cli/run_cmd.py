@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 import threading
@@ -13,7 +14,8 @@ from typing import Any
 import click
 
 from engine.cli.ids import IdCommand
-from engine.errors import BlueprintError, EngineError
+from engine.errors import EngineError
+from engine.modelids import DEFAULT_CONCURRENCY
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -99,23 +101,19 @@ def plan_cmd(
     """
     from engine.run.outcome import RunOptions
     from engine.run.service import prepare_run
-    from engine.store import Store
+    from engine.store import open_store
 
     try:
-        prepared = prepare_run(
-            Store(),
-            _read(file),
-            source=file,
+        options = RunOptions(
             models=_split(models),
             judges=_split(judges),
             judge=not no_judge,
-            options=RunOptions(use_cache=not no_cache),
-            record=False,
             repeats=repeats,
+            use_cache=not no_cache,
         )
-    except BlueprintError as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(2)
+        prepared = prepare_run(
+            open_store(), _read(file), source=file, options=options, record=False
+        )
     except EngineError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
@@ -168,7 +166,7 @@ class _Display:
     "--concurrency",
     type=click.IntRange(1, 512),
     default=None,
-    help="Calls in flight at once (default 32).",
+    help=f"Calls in flight at once (default {DEFAULT_CONCURRENCY}).",
 )
 @click.option(
     "--out", "out_dir", type=click.Path(file_okay=False), help="Folder for the comparison JSON."
@@ -212,10 +210,10 @@ def run_cmd(
         run_sync,
         studio_link,
     )
-    from engine.store import Store
+    from engine.store import ModelTotals, open_store
 
-    store = Store()
     try:
+        store = open_store()
         if resume_id:
             prepared = prepare_resume(
                 store,
@@ -229,21 +227,16 @@ def run_cmd(
                 click.echo("Give a blueprint FILE, or --resume RUN_ID.", err=True)
                 sys.exit(2)
             options = RunOptions(
-                concurrency=concurrency or 32,
+                models=_split(models),
+                judges=_split(judges),
+                judge=not no_judge,
+                repeats=repeats,
+                concurrency=concurrency or DEFAULT_CONCURRENCY,
                 use_cache=not no_cache,
                 max_cost_usd=max_cost,
                 out_dir=Path(out_dir) if out_dir else default_out_dir(),
             )
-            prepared = prepare_run(
-                store,
-                _read(file),
-                source=file,
-                models=_split(models),
-                judges=_split(judges),
-                judge=not no_judge,
-                options=options,
-                repeats=repeats,
-            )
+            prepared = prepare_run(store, _read(file), source=file, options=options)
     except EngineError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
@@ -267,9 +260,18 @@ def run_cmd(
 
     previous = signal.signal(signal.SIGINT, on_signal)
     display = _Display(prepared.plan.total_calls)
+    # This process ends with the run: what exists now (modules, blueprint, plan) is never
+    # garbage, so keep the collector's full passes off it (bench/run.py measures the gain).
+    gc.freeze()
     try:
         outcome = run_sync(
-            run_id, prepared.plan, store, prepared.options, stop=stop, on_progress=display.update
+            run_id,
+            prepared.plan,
+            store,
+            prepared.options,
+            stop=stop,
+            on_progress=display.update,
+            settings=prepared.settings,
         )
     except OutputError as exc:
         display.close()
@@ -283,6 +285,10 @@ def run_cmd(
         display.close()
         click.echo(f"interrupted; finish it with: blueprint run --resume {run_id}", err=True)
         sys.exit(1)
+    except EngineError as exc:
+        display.close()
+        click.echo(f"{exc} Finish it with: blueprint run --resume {run_id}", err=True)
+        sys.exit(2)
     finally:
         signal.signal(signal.SIGINT, previous)
     display.close()
@@ -298,15 +304,18 @@ def run_cmd(
             err=True,
         )
         sys.exit(1)
-    totals = store.model_totals(run_id)
+    try:
+        totals = store.model_totals(run_id)
+    except EngineError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
     for model, summary in sorted(outcome.summaries.items(), key=lambda kv: -(kv[1].average or 0)):
         shown = f"{summary.average:.3f}" if summary.average is not None else "  -  "
-        t = totals.get(model, {})
+        t = totals.get(model, ModelTotals())
         click.echo(
             f"  {shown}  {model}  ({summary.scored_prompts} scored, {summary.failed_prompts} "
-            f"failed; {int(t.get('input_tokens', 0)):,} tokens in, "
-            f"{int(t.get('output_tokens', 0)):,} out; ${t.get('cost_usd', 0):.4f}; "
-            f"{t.get('latency_ms', 0) / 1000:.2f} s per answer)"
+            f"failed; {t.input_tokens:,} tokens in, {t.output_tokens:,} out; "
+            f"${t.cost_usd:.4f}; {t.latency_ms / 1000:.2f} s per answer)"
         )
     if outcome.path:
         click.echo(f"wrote {outcome.path}")

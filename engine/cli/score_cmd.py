@@ -17,8 +17,8 @@ from engine.scoring.cells import CellScore
 def _explain_lines(cell: CellScore) -> list[str]:
     ex = cell.explain()
     head = f"{cell.prompt_id} × {cell.model_id}: "
-    if cell.error and not cell.assessments:
-        return [head + cell.error]
+    if cell.failed:
+        return [head + (cell.error or "")]
     lines = [
         head + (f"{ex.score:.2f}" if ex.score is not None else "no score") + f"   {ex.formula}"
     ]
@@ -133,10 +133,10 @@ def score(
         cells = score_rows(blueprint, rows, env)
     else:
         from engine.run.judging import score_with_judges
-        from engine.store import Store
+        from engine.store import open_store
 
         try:
-            store = Store()  # judges' answers are cached in $BLUEPRINT_HOME
+            store = open_store()  # judges' answers are cached in $BLUEPRINT_HOME
             cells = asyncio.run(
                 score_with_judges(blueprint, rows, env, chosen[0], chosen[1], store)
             )

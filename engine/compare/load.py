@@ -44,7 +44,7 @@ def _from_store(run_id: str, store: Store) -> RunView:
     if run is None:
         raise InputError(
             f"{run_id}: there is no such file, and no run with this id in the store "
-            f"({store.path}). Give a comparison JSON file or the id `blueprint run` printed."
+            f"({store.location}). Give a comparison JSON file or the id `blueprint run` printed."
         )
     text = store.blueprint_text(run.blueprint_hash)
     if text is None:
@@ -72,7 +72,7 @@ def load_run_view(ref: str, store: Store | None = None) -> RunView:
     if path.suffix.lower() == ".json" or "/" in ref:
         raise InputError(f"{ref}: no such file. Give a comparison JSON file or a run id.")
     if store is None:
-        from engine.store import Store
+        from engine.store import open_store
 
-        store = Store()
+        store = open_store()
     return _from_store(ref, store)

@@ -20,7 +20,13 @@ from engine.providers.endpoints import Endpoint, environment_proxies, load_envir
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
 from engine.providers.transport import Http11Transport
-from engine.providers.types import ChatRequest, ChatResponse, ProviderStats
+from engine.providers.types import (
+    DEFAULT_CONCURRENCY,
+    ChatRequest,
+    ChatResponse,
+    LocalModel,
+    ProviderStats,
+)
 
 __all__ = ["RETRY_AFTER_CAP_S", "ProviderCallError", "ProviderPool"]
 
@@ -122,6 +128,8 @@ class ProviderPool:
         clock: Monotonic seconds (for latency, backoff and pauses).
         sleep: The async sleep used between attempts.
         rng: Randomness for the jitter.
+        local: Models answered in this process (`ideal`, `replay`), by provider prefix; they
+            bypass HTTP, limits and retries.
     """
 
     def __init__(
@@ -129,7 +137,7 @@ class ProviderPool:
         *,
         environ: Mapping[str, str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
-        global_limit: int = 32,
+        global_limit: int = DEFAULT_CONCURRENCY,
         prices: PriceTable | None = None,
         max_attempts: int = 4,
         backoff_base_s: float = 0.5,
@@ -137,6 +145,7 @@ class ProviderPool:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         rng: random.Random | None = None,
+        local: Mapping[str, LocalModel] | None = None,
     ) -> None:
         if global_limit < 1 or max_attempts < 1:
             raise ValueError("global_limit and max_attempts must be at least 1")
@@ -156,6 +165,7 @@ class ProviderPool:
         self._global = asyncio.Semaphore(global_limit)
         self._providers: dict[str, _Provider] = {}
         self._endpoints: dict[str, Endpoint] = {}
+        self._local = dict(local or {})
 
     def __repr__(self) -> str:
         return (
@@ -190,8 +200,17 @@ class ProviderPool:
         if self._client is not None:
             await self._client.aclose()
 
+    def local_model(self, model_id: str) -> LocalModel | None:
+        """The local model that answers `model_id`, if it is one."""
+        if not self._local:
+            return None
+        return self._local.get(model_id.partition(":")[0].strip())
+
     def check(self, model_id: str) -> str | None:
         """Return None if a call to `model_id` could be attempted, else why not (no network)."""
+        local = self.local_model(model_id)
+        if local is not None:
+            return local.check(model_id)
         try:
             self._endpoint(model_id)
         except ConfigError as exc:
@@ -257,12 +276,17 @@ class ProviderPool:
                 known ones and how `<PREFIX>_BASE_URL` makes any OpenAI-compatible endpoint
                 usable).
             MissingKeyError: The provider's key is not set (the message names the variable).
-            ConfigError: The model id is offline (`ideal`, `replay`) or its base URL is bad.
+            ConfigError: The model id is offline (`ideal`, `replay`) and no local model was
+                given for it, or its base URL is bad.
+            EngineError: A local model cannot answer (the message says why).
             ProviderCallError: The call still failed after its attempts (a `ProviderError`).
             RuntimeError: The pool is closed.
         """
         if self._closed:
             raise RuntimeError("this ProviderPool is closed")
+        local = self.local_model(request.model_id)
+        if local is not None:
+            return await local.chat(request)
         endpoint = self._endpoint(request.model_id)
         state = self._provider(endpoint.provider)
         state.calls += 1

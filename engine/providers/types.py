@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import TypedDict
 
 from engine.evidence import ToolCall
+from engine.modelids import DEFAULT_CONCURRENCY
 
-__all__ = ["ChatMessage", "ChatRequest", "ChatResponse", "ProviderStats", "Usage"]
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "ChatMessage",
+    "ChatRequest",
+    "ChatResponse",
+    "LocalModel",
+    "ProviderStats",
+    "Usage",
+]
 
 
 class ChatMessage(TypedDict):
@@ -47,6 +56,11 @@ class ChatRequest(BaseModel):
         default=None, description="Tool definitions `{name, description?, schema?}`."
     )
     timeout_s: float = Field(default=60, gt=0, description="Deadline of one attempt, seconds.")
+    prompt_id: str | None = Field(
+        default=None,
+        description="The blueprint prompt this call answers (local models answer by it; "
+        "never sent to a provider, not part of the cache key).",
+    )
 
     @field_validator("tools")
     @classmethod
@@ -104,3 +118,24 @@ class ProviderStats(BaseModel):
     input_tokens: int = Field(default=0, description="Prompt tokens of successful calls.")
     output_tokens: int = Field(default=0, description="Generated tokens of successful calls.")
     cost_usd: float = Field(default=0.0, description="Sum of the known costs.")
+
+
+class LocalModel(Protocol):
+    """A model answered in this process, without a network call (`ideal`, `replay:<file>`).
+
+    It is registered with a `ProviderPool` under its provider prefix and called through the
+    pool like any provider; its answers cost nothing and are neither cached nor counted as
+    model calls.
+    """
+
+    def check(self, model_id: str) -> str | None:
+        """None if `model_id` can be answered, else why not (plain words)."""
+        ...
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        """Answer one request.
+
+        Raises:
+            EngineError: It cannot be answered (the message says why).
+        """
+        ...

@@ -150,7 +150,7 @@ def _score_table(
             cell = comparison.cell(pid, model)
             if cell is None:
                 cells.append("<td class=num>–</td>")
-            elif cell.error is not None and not cell.assessments:
+            elif cell.failed:
                 cells.append('<td class="num err">failed</td>')
             else:
                 cells.append(
@@ -216,7 +216,7 @@ def _cell_section(
         spent = f"<p class=muted>{_e(' · '.join(bits))}</p>" if bits else ""
     if cell is None:
         return f"<details><summary>{_e(name)}: no result</summary>{spent}</details>"
-    if cell.error is not None and not cell.assessments:
+    if cell.failed:
         return (
             f"<details><summary>{_e(name)}: <span class=err>failed</span></summary>"
             f"<p class=err>{_e(cell.error)}</p>{spent}</details>"

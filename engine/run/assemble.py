@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,7 @@ from engine.jsonl import read_jsonl
 from engine.offline import build_comparison
 from engine.report.comparison import Comparison, cell_from_weval
 from engine.scoring.cells import CellScore
+from engine.store import CellRow
 
 __all__ = ["comparison_from_rows", "replay_rows"]
 
@@ -24,7 +25,7 @@ def replay_rows(path: str) -> dict[str, dict[str, Any]]:
     return rows
 
 
-def comparison_from_rows(blueprint: Blueprint, rows: list[dict[str, Any]]) -> Comparison:
+def comparison_from_rows(blueprint: Blueprint, rows: Sequence[CellRow]) -> Comparison:
     """Assemble the comparison of a run from its stored cells."""
     cells: list[CellScore] = []
     responses: dict[str, dict[str, str]] = {}
@@ -32,16 +33,14 @@ def comparison_from_rows(blueprint: Blueprint, rows: list[dict[str, Any]]) -> Co
     errors: dict[str, dict[str, str]] = {}
     systems: dict[str, str | None] = {}
     for row in rows:
-        pid, model = str(row["prompt_id"]), str(row["model_id"])
-        cells.append(
-            cell_from_weval(pid, model, json.loads(row["result"]) if row["result"] else None)
-        )
-        history = json.loads(row["messages"]) if row["messages"] else []
-        if row["status"] == "failed":
-            errors.setdefault(pid, {})[model] = str(row["error"])
-            responses.setdefault(pid, {})[model] = f"<<error>>{row['error']}<</error>>"
+        pid, model = row.prompt_id, row.model_id
+        cells.append(cell_from_weval(pid, model, row.result_data))
+        history = row.history
+        if row.failed:
+            errors.setdefault(pid, {})[model] = str(row.error)
+            responses.setdefault(pid, {})[model] = f"<<error>>{row.error}<</error>>"
         else:
-            responses.setdefault(pid, {})[model] = str(row["response"] or "")
+            responses.setdefault(pid, {})[model] = str(row.response or "")
         histories.setdefault(pid, {})[model] = history
         systems[model] = (
             history[0]["content"] if history and history[0].get("role") == "system" else None

@@ -13,17 +13,29 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
-from engine.errors import EngineError
+from engine.errors import EngineError, StoreError
 from engine.evidence import ToolCall
 from engine.judge.consensus import JudgeSpec
-from engine.providers import ChatRequest, ProviderPool
-from engine.store.migrations import now
-from engine.store.store import Store, StoreWriter
+from engine.providers import ChatRequest, ChatResponse, ProviderPool
+from engine.providers.types import DEFAULT_CONCURRENCY
+from engine.store import CacheEntry, CallRow, RunWriter, Store
 
-__all__ = ["CallEvent", "CallResult", "Caller", "RunStopped", "call_key", "judge_request"]
+__all__ = [
+    "CallEvent",
+    "CallResult",
+    "CallSource",
+    "Caller",
+    "RunStopped",
+    "call_key",
+    "judge_request",
+]
+
+CallSource = Literal["provider", "cache", "log"]
+"""Where an answer came from: the provider, the cache (or a shared identical call in flight),
+or the run's own log (a call finished before an interruption)."""
 
 JUDGE_MAX_TOKENS = 500
 JUDGE_TIMEOUT_S = 45.0
@@ -69,7 +81,7 @@ class CallResult:
     output_tokens: int
     latency_ms: float
     cost_usd: float | None
-    source: str  # "provider", "cache" or "log"
+    source: CallSource
 
     def to_json(self) -> dict[str, Any]:
         """The form stored in the cache and the run's log."""
@@ -85,7 +97,7 @@ class CallResult:
         }
 
     @staticmethod
-    def from_json(data: dict[str, Any], source: str) -> CallResult:
+    def from_json(data: dict[str, Any], source: CallSource) -> CallResult:
         """Rebuild a result from its stored form."""
         calls = data.get("tool_calls")
         return CallResult(
@@ -101,32 +113,41 @@ class CallResult:
 
 @dataclass(frozen=True)
 class CallEvent:
-    """Reported after each call: what kind, for which model, from where, and what it cost."""
+    """Reported after each call: what kind, for which model, from where, and what it cost.
+
+    `retried` is True when the run's log held a failure of this same call (made before an
+    interruption), already counted as failed.
+    """
 
     kind: str
     model_id: str
     cell_model: str | None
-    source: str
+    source: CallSource
     ok: bool
     cost_usd: float | None
     input_tokens: int
     output_tokens: int
+    retried: bool = False
 
 
 class Caller:
-    """Runs calls for one run (or for offline judging when `run_id` is None)."""
+    """Runs calls for one run (or for offline judging when `run_id` is None).
+
+    Identical calls in flight at once (the same cache key) are sent once: the others wait for
+    it and count as cached.
+    """
 
     def __init__(
         self,
         *,
         pool: ProviderPool,
         store: Store,
-        writer: StoreWriter,
+        writer: RunWriter,
         run_id: str | None,
         use_cache: bool,
         stop: threading.Event | None = None,
         on_call: Callable[[CallEvent], None] | None = None,
-        concurrency: int = 32,
+        concurrency: int = DEFAULT_CONCURRENCY,
     ) -> None:
         self.pool = pool
         self.store = store
@@ -135,31 +156,31 @@ class Caller:
         self.use_cache = use_cache
         self.stop = stop or threading.Event()
         self.on_call = on_call
-        self.log: dict[str, dict[str, Any]] = store.calls(run_id) if run_id else {}
+        self.log: dict[str, CallRow] = store.run_calls(run_id) if run_id else {}
+        # Uses of each logged answer counted before an interruption; any further use of a
+        # logged answer is a new (cached) call. Keys answered in this run, to count reuses.
+        self._uses = {k: 1 + c.reuses for k, c in self.log.items() if c.error is None}
+        self._logged = set(self._uses)
         # Calls past the stop check: a stop lets at most this many calls still go out.
         self._slots = asyncio.Semaphore(max(1, concurrency))
         self.prefetched: dict[str, dict[str, Any]] = {}
         self.looked_up: set[str] = set()
+        self._in_flight: dict[str, asyncio.Future[CallResult]] = {}
 
     def prefetch(self, keys: list[str]) -> None:
         """Load cached answers for keys known in advance, in one query."""
         if not self.use_cache or not keys:
             return
         self.looked_up.update(keys)
-        with self.store.connect() as conn:
-            for start in range(0, len(keys), 500):
-                chunk = keys[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                for row in conn.execute(
-                    f"SELECT key, value FROM cache WHERE key IN ({marks})", chunk
-                ):
-                    self.prefetched[row[0]] = json.loads(row[1])
-
-    async def _write(self, op: Callable[[Any], Any]) -> None:
-        await asyncio.wrap_future(self.writer.submit(op))
+        self.prefetched.update(self.store.cache_lookup(keys))
 
     def _event(
-        self, kind: str, request: ChatRequest, cell_model: str | None, result: CallResult | None
+        self,
+        kind: str,
+        request: ChatRequest,
+        cell_model: str | None,
+        result: CallResult | None,
+        retried: bool = False,
     ) -> None:
         if self.on_call is None:
             return
@@ -173,6 +194,7 @@ class Caller:
                 cost_usd=result.cost_usd if result else None,
                 input_tokens=result.input_tokens if result else 0,
                 output_tokens=result.output_tokens if result else 0,
+                retried=retried,
             )
         )
 
@@ -181,6 +203,7 @@ class Caller:
         kind: str,
         request: ChatRequest,
         *,
+        key: str | None = None,
         repeat: int = 0,
         cache_ok: bool = True,
         prompt_id: str | None = None,
@@ -188,26 +211,91 @@ class Caller:
     ) -> CallResult:
         """Return the answer to `request`, from the run's log, the cache, or the provider.
 
+        `key` is the request's `call_key`, when the caller knows it already.
+
         Raises:
             RunStopped: The run is stopping and this call was not started.
+            StoreError: The answer could not be written to the store (a local failure).
             EngineError: The provider failed after its retries (the failure is logged).
         """
-        key = call_key(kind, request, repeat)
+        if self.pool.local_model(request.model_id) is not None:
+            return await self._local(request)
+        key = key or call_key(kind, request, repeat)
         logged = self.log.get(key)
-        if logged is not None and logged.get("response"):
-            result = CallResult.from_json(json.loads(logged["response"]), "log")
+        answer = logged.answer if logged is not None else None
+        if answer is not None:
+            if self._uses.get(key, 0) > 0:
+                self._uses[key] -= 1
+                result = CallResult.from_json(answer, "log")
+            else:
+                result = CallResult.from_json(answer, "cache")
+                await self._reuse(key)
             self._event(kind, request, cell_model, result)
             return result
-        cached: dict[str, Any] | None = None
-        if self.use_cache and cache_ok:
+        retried = logged is not None
+        share = self.use_cache and cache_ok
+        if share:
             cached = self.prefetched.pop(key, None)
             if cached is None and key not in self.looked_up:
                 cached = await asyncio.to_thread(self.store.cache_get, key)
-        if cached is not None:
-            result = CallResult.from_json(cached, "cache")
-            await self._record(key, kind, request, prompt_id, cell_model, result, None)
-            self._event(kind, request, cell_model, result)
-            return result
+            if cached is not None:
+                result = CallResult.from_json(cached, "cache")
+                if key in self._logged:
+                    await self._reuse(key)
+                else:
+                    await self._record(key, kind, request, prompt_id, cell_model, result, None)
+                self._event(kind, request, cell_model, result, retried)
+                return result
+            leader = self._in_flight.get(key)
+            if leader is not None:
+                return await self._follow(leader, key, kind, request, cell_model, retried)
+            self._in_flight[key] = asyncio.get_running_loop().create_future()
+        try:
+            result = await self._call(key, kind, request, prompt_id, cell_model, retried)
+        except BaseException as exc:
+            if share:
+                _settle(self._in_flight.pop(key), None, exc)
+            raise
+        if share:
+            _settle(self._in_flight.pop(key), result, None)
+        return result
+
+    async def _local(self, request: ChatRequest) -> CallResult:
+        """A model answered in this process: nothing to log, cache or count."""
+        response = await self.pool.chat(request)
+        return _result(response)
+
+    async def _follow(
+        self,
+        leader: asyncio.Future[CallResult],
+        key: str,
+        kind: str,
+        request: ChatRequest,
+        cell_model: str | None,
+        retried: bool,
+    ) -> CallResult:
+        """Wait for an identical call in flight; its answer counts as cached here."""
+        try:
+            shared = await asyncio.shield(leader)
+        except (RunStopped, StoreError):
+            raise
+        except EngineError:
+            self._event(kind, request, cell_model, None, retried)
+            raise
+        result = replace(shared, source="cache")
+        await self._reuse(key)
+        self._event(kind, request, cell_model, result, retried)
+        return result
+
+    async def _call(
+        self,
+        key: str,
+        kind: str,
+        request: ChatRequest,
+        prompt_id: str | None,
+        cell_model: str | None,
+        retried: bool,
+    ) -> CallResult:
         try:
             async with self._slots:
                 if self.stop.is_set():
@@ -217,23 +305,15 @@ class Caller:
             raise
         except EngineError as exc:
             await self._record(key, kind, request, prompt_id, cell_model, None, str(exc))
-            self._event(kind, request, cell_model, None)
+            self._event(kind, request, cell_model, None, retried)
             raise
         # Let the call that just got this call's slot in the pool send its request before this
         # one is recorded and scored: responses arrive in bursts, and sending first keeps the
         # provider busy instead of queueing every new request behind a burst of bookkeeping.
         await asyncio.sleep(0)
-        result = CallResult(
-            text=response.text,
-            tool_calls=response.tool_calls,
-            input_tokens=response.usage.input_tokens,
-            output_tokens=response.usage.output_tokens,
-            latency_ms=response.latency_ms,
-            cost_usd=response.cost_usd,
-            source="provider",
-        )
+        result = _result(response)
         await self._record(key, kind, request, prompt_id, cell_model, result, None, cache=True)
-        self._event(kind, request, cell_model, result)
+        self._event(kind, request, cell_model, result, retried)
         return result
 
     async def _record(
@@ -248,38 +328,56 @@ class Caller:
         cache: bool = False,
     ) -> None:
         value = json.dumps(result.to_json(), ensure_ascii=False) if result else None
-        run_id = self.run_id
-        stamp = now()
-
-        def op(conn: Any) -> None:
-            if cache and value is not None:
-                conn.execute(
-                    "INSERT OR REPLACE INTO cache(key, kind, model_id, value, created_at) VALUES (?,?,?,?,?)",
-                    (key, kind, request.model_id, value, stamp),
-                )
-            if run_id is not None:
-                conn.execute(
-                    "INSERT OR REPLACE INTO calls(run_id, key, kind, model_id, prompt_id, cell_model, "
-                    "response, error, cached, latency_ms, input_tokens, output_tokens, cost_usd, created_at) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        run_id,
-                        key,
-                        kind,
-                        request.model_id,
-                        prompt_id,
-                        cell_model,
-                        value,
-                        error,
-                        1 if result is not None and result.source == "cache" else 0,
-                        result.latency_ms if result else None,
-                        result.input_tokens if result else None,
-                        result.output_tokens if result else None,
-                        result.cost_usd if result else None,
-                        stamp,
-                    ),
-                )
-
-        if run_id is None and not (cache and value is not None):
+        entry = (
+            CacheEntry(key, kind, request.model_id, value) if cache and value is not None else None
+        )
+        call = None
+        if self.run_id is not None:
+            call = CallRow(
+                run_id=self.run_id,
+                key=key,
+                kind=kind,
+                model_id=request.model_id,
+                prompt_id=prompt_id,
+                cell_model=cell_model,
+                response=value,
+                error=error,
+                cached=result is not None and result.source == "cache",
+                latency_ms=result.latency_ms if result else None,
+                input_tokens=result.input_tokens if result else None,
+                output_tokens=result.output_tokens if result else None,
+                cost_usd=result.cost_usd if result else None,
+            )
+        if call is None and entry is None:
             return
-        await self._write(op)
+        await asyncio.wrap_future(self.writer.record_call(call, entry))
+        if call is not None and result is not None:
+            self._logged.add(key)
+
+    async def _reuse(self, key: str) -> None:
+        """Log one more use of this run's logged answer `key`."""
+        if self.run_id is not None:
+            await asyncio.wrap_future(self.writer.record_reuse(self.run_id, key))
+
+
+def _result(response: ChatResponse) -> CallResult:
+    return CallResult(
+        text=response.text,
+        tool_calls=response.tool_calls,
+        input_tokens=response.usage.input_tokens,
+        output_tokens=response.usage.output_tokens,
+        latency_ms=response.latency_ms,
+        cost_usd=response.cost_usd,
+        source="provider",
+    )
+
+
+def _settle(
+    future: asyncio.Future[CallResult], result: CallResult | None, exc: BaseException | None
+) -> None:
+    """Hand the leader's outcome to the identical calls waiting for it."""
+    if exc is not None:
+        future.set_exception(exc if isinstance(exc, Exception) else RunStopped("cancelled"))
+        future.exception()  # retrieved: no warning when nobody was waiting
+    elif result is not None:
+        future.set_result(result)

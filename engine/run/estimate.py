@@ -6,8 +6,6 @@ turn is cached has known answers, so its judge prompts (and their cache keys) ar
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +14,7 @@ from engine.judge.consensus import judge_messages
 from engine.providers import PriceTable, estimate_tokens
 from engine.run.calls import call_key, judge_request
 from engine.run.plan import CellPlan, RunPlan
-from engine.store.store import Store
+from engine.store import Store
 
 __all__ = ["Estimate", "estimate_run"]
 
@@ -82,12 +80,27 @@ class _Cost:
         self.out.cost_high += hi
 
 
-def _lookup(conn: sqlite3.Connection, key: str) -> dict[str, Any] | None:
-    row = conn.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
-    return json.loads(row[0]) if row else None
+class _Cache:
+    """Cache lookups for the estimate: keys known in advance are read in bulk."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.found: dict[str, dict[str, Any]] = {}
+        self.looked_up: set[str] = set()
+
+    def prime(self, keys: list[str]) -> None:
+        todo = [k for k in keys if k not in self.looked_up]
+        self.looked_up.update(todo)
+        if todo:
+            self.found.update(self.store.cache_lookup(todo))
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        if key not in self.looked_up:
+            self.prime([key])
+        return self.found.get(key)
 
 
-def _cell(plan: RunPlan, cell: CellPlan, conn: sqlite3.Connection | None, cost: _Cost) -> None:
+def _cell(plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost) -> None:
     out = cost.out
     history = [{"role": "system", "content": cell.system}] if cell.system is not None else []
     generated: list[int] = []
@@ -103,10 +116,13 @@ def _cell(plan: RunPlan, cell: CellPlan, conn: sqlite3.Connection | None, cost: 
             answer = cell.prompt.ideal or ""
         else:
             out.generation_calls += 1
-            request = cell.request(list(history), plan.blueprint.tools)
-            use = known and conn is not None and not cell.prompt.no_cache
-            key = call_key("generate", request, cell.repeat)
-            cached = _lookup(conn, key) if use and conn else None
+            use = known and store is not None and not cell.prompt.no_cache
+            if generated:
+                request = cell.request(list(history), plan.blueprint.tools)
+                key = call_key("generate", request, cell.repeat)
+            else:
+                key = plan.opening_key(cell)
+            cached = store.get(key) if use and store is not None else None
             tokens_in = sum(estimate_tokens(str(m.get("content") or "")) for m in history)
             if cached is not None:
                 out.generation_cached += 1
@@ -130,14 +146,19 @@ def _cell(plan: RunPlan, cell: CellPlan, conn: sqlite3.Connection | None, cost: 
         generated_indices=generated,
     )
     transcript_tokens = sum(estimate_tokens(str(m.get("content") or "")) for m in history)
-    for point in texts:
-        for judge in plan.judges:
-            out.judge_calls += 1
-            if known and conn is not None:
+    keys: dict[tuple[int, int], str] = {}
+    if known and store is not None:
+        for i, point in enumerate(texts):
+            for j, judge in enumerate(plan.judges):
                 system, user = judge_messages(plan.blueprint, evidence, point, judge)
-                if _lookup(conn, call_key("judge", judge_request(judge, system, user))) is not None:
-                    out.judge_cached += 1
-                    continue
+                keys[i, j] = call_key("judge", judge_request(judge, system, user))
+        store.prime(list(keys.values()))
+    for i, point in enumerate(texts):
+        for j, judge in enumerate(plan.judges):
+            out.judge_calls += 1
+            if store is not None and (i, j) in keys and store.get(keys[i, j]) is not None:
+                out.judge_cached += 1
+                continue
             tokens_in = (
                 JUDGE_PROMPT_TOKENS + 2 * transcript_tokens + estimate_tokens(point.text or "")
             )
@@ -152,11 +173,11 @@ def estimate_run(
     """Count the plan's calls and cached calls, and estimate its tokens and cost."""
     out = Estimate()
     cost = _Cost(prices, out)
-    if store is not None and use_cache:
-        with store.connect() as conn:
-            for cell in plan.cells:
-                _cell(plan, cell, conn, cost)
-    else:
-        for cell in plan.cells:
-            _cell(plan, cell, None, cost)
+    cache = _Cache(store) if store is not None and use_cache else None
+    if cache is not None:
+        cache.prime(
+            [plan.opening_key(c) for c in plan.cells if not c.offline and not c.prompt.no_cache]
+        )
+    for cell in plan.cells:
+        _cell(plan, cell, cache, cost)
     return out

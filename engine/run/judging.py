@@ -14,7 +14,7 @@ from engine.run.calls import Caller, judge_request
 from engine.run.plan import judges_for
 from engine.scoring.cells import CellScore
 from engine.settings import load_settings
-from engine.store.store import Store
+from engine.store import Store
 
 __all__ = ["offline_judges", "score_with_judges"]
 

@@ -5,17 +5,34 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.report.comparison import Comparison
 from engine.scoring.summary import ModelSummary
+from engine.store.rows import RunStatus
 
 __all__ = ["Progress", "RunOptions", "RunOutcome"]
 
 
 @dataclass
 class RunOptions:
-    """How to run: caching, concurrency, budget and where to write the comparison."""
+    """What to run and how: models, judges, repeats, caching, concurrency, budget, output.
 
-    concurrency: int = 32
+    Attributes:
+        models: Model ids to run; None for the blueprint's `models`.
+        judges: Judge model ids; None for the blueprint's judges, else Weval's defaults.
+        judge: False runs without judging (text points stay unverified).
+        repeats: Generate every cell this many times (ids get `[rep:k]`).
+        concurrency: Calls in flight at once.
+        use_cache: Reuse cached answers.
+        max_cost_usd: Refuse or stop beyond this many US dollars; None for no limit.
+        out_dir: Where the comparison JSON is written; None to skip it.
+    """
+
+    models: list[str] | None = None
+    judges: list[str] | None = None
+    judge: bool = True
+    repeats: int = 1
+    concurrency: int = DEFAULT_CONCURRENCY
     use_cache: bool = True
     max_cost_usd: float | None = None
     out_dir: Path | None = None
@@ -46,7 +63,7 @@ class RunOutcome:
     `summaries` (per-model averages) are always there for a completed run.
     """
 
-    status: str
+    status: RunStatus
     comparison: Comparison | None
     path: Path | None
     progress: Progress

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine.blueprint.models import Blueprint, Prompt
 from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
 from engine.modelids import PROVIDERS, effective_model_id, is_collection, split_model_id
-from engine.providers import ChatRequest
+from engine.providers import ChatMessage, ChatRequest
 
 __all__ = [
     "GENERATION_MAX_TOKENS",
@@ -66,12 +66,24 @@ class CellPlan:
 
     def request(self, history: list[dict[str, Any]], tools: list[Any] | None) -> ChatRequest:
         """The generation request for the turn after `history`."""
-        return ChatRequest(
+        if tools:
+            return ChatRequest(
+                model_id=self.base_model,
+                messages=history,
+                temperature=self.temperature,
+                max_tokens=GENERATION_MAX_TOKENS,
+                tools=tools,
+                prompt_id=self.prompt.id,
+            )
+        # Without tools every field is built here with its type (the history holds only
+        # role/content texts): skip re-validation, it is per call (hot path).
+        return ChatRequest.model_construct(
             model_id=self.base_model,
-            messages=history,
+            messages=cast("list[ChatMessage]", history),
             temperature=self.temperature,
             max_tokens=GENERATION_MAX_TOKENS,
-            tools=tools or None,
+            tools=None,
+            prompt_id=self.prompt.id,
         )
 
 
@@ -86,6 +98,19 @@ class RunPlan:
     custom_judges: bool
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    _opening_keys: dict[tuple[str, str], str] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def opening_key(self, cell: CellPlan) -> str:
+        """The cache key of a cell's first generated turn (computed once per cell)."""
+        key = self._opening_keys.get(cell.key)
+        if key is None:
+            from engine.run.calls import call_key
+
+            request = cell.request(cell.opening(), self.blueprint.tools)
+            key = self._opening_keys[cell.key] = call_key("generate", request, cell.repeat)
+        return key
 
     @property
     def generation_calls(self) -> int:

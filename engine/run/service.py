@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -14,12 +13,14 @@ from typing import Any
 from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
 from engine.providers import PriceTable, ProviderPool
+from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.run.estimate import Estimate, estimate_run
 from engine.run.execute import execute_run
+from engine.run.local_models import local_models
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import RunPlan, plan_run
-from engine.settings import home_dir, load_settings
-from engine.store.store import Store
+from engine.settings import Settings, home_dir, load_settings
+from engine.store import Store
 
 __all__ = [
     "PreparedRun",
@@ -48,25 +49,27 @@ class PreparedRun:
     estimate: Estimate
     options: RunOptions
     problems: list[str]
+    settings: Settings
 
 
-def _pool(environ: Mapping[str, str] | None, concurrency: int) -> ProviderPool:
-    prices = PriceTable(load_settings().prices)
-    return ProviderPool(environ=environ, global_limit=max(1, concurrency), prices=prices)
+def _pool(
+    plan: RunPlan, environ: Mapping[str, str] | None, concurrency: int, settings: Settings
+) -> ProviderPool:
+    return ProviderPool(
+        environ=environ,
+        global_limit=max(1, concurrency),
+        prices=PriceTable(settings.prices),
+        local=local_models(plan.blueprint),
+    )
 
 
-def readiness_problems(plan: RunPlan, environ: Mapping[str, str] | None = None) -> list[str]:
+def readiness_problems(
+    plan: RunPlan, environ: Mapping[str, str] | None = None, settings: Settings | None = None
+) -> list[str]:
     """Missing keys and unknown providers for the plan's models and judges (no network)."""
-    pool = _pool(environ, 1)
+    pool = _pool(plan, environ, 1, settings or load_settings())
     problems = []
     for model in plan.models:
-        provider, _, rest = model.partition(":")
-        if model == "ideal" or provider == "ideal":
-            continue
-        if provider == "replay":
-            if not Path(rest).is_file():
-                problems.append(f"The replay file '{rest}' does not exist (model `{model}`).")
-            continue
         message = pool.check(model)
         if message:
             problems.append(message)
@@ -84,24 +87,31 @@ def prepare_run(
     text: str,
     *,
     source: str | None,
-    models: list[str] | None = None,
-    judges: list[str] | None = None,
-    judge: bool = True,
     options: RunOptions | None = None,
     environ: Mapping[str, str] | None = None,
     record: bool = True,
-    repeats: int = 1,
 ) -> PreparedRun:
     """Plan a run, check it, estimate it, and (when it can run) record it as `planned`.
 
+    Settings are read once here and travel with the prepared run.
+
     Raises:
         BlueprintError: The blueprint cannot be parsed.
+        ConfigError: The settings file is unusable.
+        StoreError: The store cannot be read or written.
     """
     options = options or RunOptions()
+    settings = load_settings()
     blueprint = parse_blueprint(text, source=source)
-    plan = plan_run(blueprint, models=models, judges=judges, judge=judge, repeats=repeats)
-    problems = list(plan.problems) + readiness_problems(plan, environ)
-    prices = PriceTable(load_settings().prices)
+    plan = plan_run(
+        blueprint,
+        models=options.models,
+        judges=options.judges,
+        judge=options.judge,
+        repeats=options.repeats,
+    )
+    problems = list(plan.problems) + readiness_problems(plan, environ, settings)
+    prices = PriceTable(settings.prices)
     estimate = estimate_run(plan, store, prices, use_cache=options.use_cache)
     if options.max_cost_usd is not None:
         if estimate.unknown_prices and estimate.calls_to_make:
@@ -128,8 +138,8 @@ def prepare_run(
                 "judges": [j.model for j in plan.judges]
                 if plan.judges and plan.custom_judges
                 else None,
-                "judge": judge,
-                "repeats": repeats,
+                "judge": options.judge,
+                "repeats": options.repeats,
                 "concurrency": options.concurrency,
                 "use_cache": options.use_cache,
                 "max_cost_usd": options.max_cost_usd,
@@ -139,7 +149,7 @@ def prepare_run(
             total_calls=plan.total_calls,
             total_cells=len(plan.cells),
         )
-    return PreparedRun(run_id, plan, estimate, options, problems)
+    return PreparedRun(run_id, plan, estimate, options, problems, settings)
 
 
 def resume_options(store: Store, run_id: str) -> tuple[str, dict[str, Any]]:
@@ -150,7 +160,7 @@ def resume_options(store: Store, run_id: str) -> tuple[str, dict[str, Any]]:
     """
     run = store.get_run(run_id)
     if run is None:
-        raise ConfigError(f"There is no run '{run_id}' in {store.path}.")
+        raise ConfigError(f"There is no run '{run_id}' in {store.location}.")
     if run.live_status == "completed":
         raise ConfigError(f"Run '{run_id}' has already completed; there is nothing to resume.")
     if run.live_status == "running":
@@ -181,22 +191,17 @@ def prepare_resume(
     text, saved = resume_options(store, run_id)
     saved_out = saved.get("out_dir")
     options = RunOptions(
-        concurrency=concurrency or int(saved.get("concurrency") or 32),
+        models=saved.get("models"),
+        judges=saved.get("judges"),
+        judge=bool(saved.get("judge", True)),
+        repeats=int(saved.get("repeats") or 1),
+        concurrency=concurrency or int(saved.get("concurrency") or DEFAULT_CONCURRENCY),
         use_cache=bool(saved.get("use_cache", True)),
         max_cost_usd=max_cost_usd if max_cost_usd is not None else saved.get("max_cost_usd"),
         out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
     )
     prepared = prepare_run(
-        store,
-        text,
-        source=saved.get("source"),
-        models=saved.get("models"),
-        judges=saved.get("judges"),
-        judge=bool(saved.get("judge", True)),
-        options=options,
-        environ=environ,
-        record=False,
-        repeats=int(saved.get("repeats") or 1),
+        store, text, source=saved.get("source"), options=options, environ=environ, record=False
     )
     prepared.run_id = run_id
     return prepared
@@ -216,19 +221,36 @@ def run_sync(
     stop: threading.Event | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     environ: Mapping[str, str] | None = None,
+    settings: Settings | None = None,
 ) -> RunOutcome:
-    """Execute a prepared run on a fresh event loop in this thread."""
-    # The blueprint, plan and modules live for the whole run: move them out of the
-    # collector's way so its collections only scan what the run allocates.
-    gc.freeze()
+    """Execute a prepared run on a fresh event loop in this thread.
 
-    async def main() -> RunOutcome:
-        async with _pool(environ, options.concurrency) as pool:
-            return await execute_run(
-                run_id, plan, store, pool, options, stop=stop, on_progress=on_progress
+    `settings` are those the run was prepared with (default: read them once now).
+    """
+    settings = settings if settings is not None else load_settings()
+
+    outcome: list[RunOutcome] = []
+
+    async def main() -> None:
+        async with _pool(plan, environ, options.concurrency, settings) as pool:
+            outcome.append(
+                await execute_run(
+                    run_id,
+                    plan,
+                    store,
+                    pool,
+                    options,
+                    stop=stop,
+                    on_progress=on_progress,
+                    settings=settings,
+                )
             )
 
-    return asyncio.run(main())
+    # The outcome is not the main task's result: asyncio.run's SIGINT handling formats that
+    # task (result included) when it restores the signal handler, which for a big run took
+    # seconds (the whole comparison's repr).
+    asyncio.run(main())
+    return outcome[0]
 
 
 _LIVE: dict[str, tuple[threading.Thread, threading.Event]] = {}
@@ -240,6 +262,7 @@ def run_in_thread(
     store: Store,
     options: RunOptions,
     environ: Mapping[str, str] | None = None,
+    settings: Settings | None = None,
 ) -> threading.Event:
     """Start a run in a background thread (for the studio); return its stop event.
 
@@ -250,7 +273,7 @@ def run_in_thread(
 
     def work() -> None:
         try:
-            run_sync(run_id, plan, store, options, stop=stop, environ=environ)
+            run_sync(run_id, plan, store, options, stop=stop, environ=environ, settings=settings)
         except Exception:  # the failure is recorded in the store by execute_run
             pass
         finally:

@@ -29,13 +29,18 @@ class CellScore(BaseModel):
     error: str | None = Field(default=None, description="Set when no response could be scored.")
     judge_agreement: dict[str, Any] | None = Field(default=None)
 
+    @property
+    def failed(self) -> bool:
+        """True when no response could be scored (Weval's `{error}` cell)."""
+        return self.error is not None and not self.assessments
+
     def explain(self) -> ScoreExplanation:
         """Return the arithmetic behind `score`."""
         return explain(self.assessments)
 
     def to_weval(self) -> dict[str, Any]:
         """Return Weval's JSON for this cell (`{error}` or the coverage result)."""
-        if self.error is not None and not self.assessments:
+        if self.failed:
             return {"error": self.error}
         out: dict[str, Any] = {
             "keyPointsCount": len(self.assessments),

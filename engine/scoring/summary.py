@@ -50,10 +50,7 @@ def summarize_models(
 ) -> dict[str, ModelSummary]:
     """Summarize each model: `Σ(score × w) / Σ w` over prompts with a score (w defaults to 1)."""
     return summarize_outcomes(
-        (
-            CellOutcome(c.model_id, c.prompt_id, c.score, c.error is not None and not c.assessments)
-            for c in cells
-        ),
+        (CellOutcome(c.model_id, c.prompt_id, c.score, c.failed) for c in cells),
         prompt_weights,
     )
 

@@ -1,6 +1,41 @@
-"""The durable store (SQLite in `$BLUEPRINT_HOME`): runs, cells, calls, judgments, caches."""
+"""The durable store: runs, cells, calls, judgments, caches and drafts, behind one typed interface."""
 
+from engine.store.base import RunWriter, Store, new_run_id, open_store
 from engine.store.migrations import MIGRATIONS, migrate
-from engine.store.store import RunRecord, Store, StoreWriter, new_run_id
+from engine.store.rows import (
+    ACTIVE_STATUSES,
+    RESUMABLE_STATUSES,
+    CacheEntry,
+    CallRow,
+    CellRow,
+    CellStatus,
+    DraftRow,
+    JudgmentRow,
+    LiveStatus,
+    ModelTotals,
+    RunRecord,
+    RunStatus,
+    RunTotals,
+)
 
-__all__ = ["MIGRATIONS", "RunRecord", "Store", "StoreWriter", "migrate", "new_run_id"]
+__all__ = [
+    "ACTIVE_STATUSES",
+    "MIGRATIONS",
+    "RESUMABLE_STATUSES",
+    "CacheEntry",
+    "CallRow",
+    "CellRow",
+    "CellStatus",
+    "DraftRow",
+    "JudgmentRow",
+    "LiveStatus",
+    "ModelTotals",
+    "RunRecord",
+    "RunStatus",
+    "RunTotals",
+    "RunWriter",
+    "Store",
+    "migrate",
+    "new_run_id",
+    "open_store",
+]

@@ -115,6 +115,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "003_call_reuses",
+        """
+        ALTER TABLE calls ADD COLUMN reuses INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 ]
 
 

@@ -101,7 +101,7 @@ def _saved_entries() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     saved: list[dict[str, str]] = []
     recent: list[dict[str, str]] = []
     for row in services.store().list_drafts():
-        entry = {k: str(row.get(k) or "") for k in ("id", "title", "updated_at")}
+        entry = {"id": row.id, "title": row.title or "", "updated_at": row.updated_at}
         (saved if entry["id"].startswith(SAVED_PREFIX) else recent).append(entry)
     return saved, recent
 

@@ -207,8 +207,8 @@ def _explain(results: Results, pid: str, model: str, run_id: str | None) -> None
     if score_cell is None:
         st.info("This model has no result for this prompt yet.")
         return
-    if score_cell.error and not score_cell.assessments:
-        st.error(safe_markdown(score_cell.error))
+    if score_cell.failed:
+        st.error(safe_markdown(score_cell.error or ""))
         return
     expl = results.explanation(pid, model)
     if expl is None:
@@ -233,13 +233,13 @@ def _explain(results: Results, pid: str, model: str, run_id: str | None) -> None
                 st.dataframe(
                     [
                         {
-                            "Point #": int(r["point_index"]) + 1,
-                            "Judge": r["judge_id"],
-                            "Class": r["class"],
-                            "Score": r["score"],
-                            "Reflection": r["reflection"],
-                            "Error": r["error"],
-                            "Raw answer": r["raw_text"],
+                            "Point #": r.point_index + 1,
+                            "Judge": r.judge_id,
+                            "Class": r.class_name,
+                            "Score": r.score,
+                            "Reflection": r.reflection,
+                            "Error": r.error,
+                            "Raw answer": r.raw_text,
                         }
                         for r in raw
                     ],

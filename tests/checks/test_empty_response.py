@@ -12,7 +12,7 @@ from engine.checks.jsengine import run_fresh
 from engine.checks.jsstring import is_js_blank, js_trim
 from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
-from engine.store import Store
+from engine.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +69,7 @@ def test_score_treats_only_javascript_blank_responses_as_empty(tmp_path: Path) -
 
 def test_run_treats_only_javascript_blank_answers_as_empty(tmp_path: Path) -> None:
     for ideal, failed in (("\\x1c", False), ("\\x85", False), (" \\u2028\\t", True)):
-        store = Store()
+        store = open_store()
         prepared = prepare_run(
             store,
             BLUEPRINT.format(ideal=ideal),

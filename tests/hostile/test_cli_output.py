@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli.ids import drop_double_dash_before_ids
-from engine.store import Store
+from engine.store import open_store
 from tests.conftest import EXAMPLES
 
 FUNCTIONS = EXAMPLES / "functions.yml"
@@ -128,7 +128,7 @@ def test_run_into_a_read_only_folder_is_exit_2_and_resumable(tmp_path, read_only
     again = blueprint("run", "--resume", "--", run_id, "--out", out, env=env)
     assert again.returncode == 0, again.stderr
     assert len(list(out.glob("*_comparison.json"))) == 1
-    assert Store().get_run(run_id).status == "completed"
+    assert open_store().get_run(run_id).status == "completed"
 
 
 def test_resume_accepts_a_double_dash_before_the_id(tmp_path, fake_llm):

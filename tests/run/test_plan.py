@@ -141,3 +141,27 @@ def test_custom_and_cli_judges_replace_defaults():
     plan = plan_run(b, judges=["openai:x", "openai:y"])
     assert [j.label for j in plan.judges] == ["standard(openai:x)", "standard(openai:y)"]
     assert plan_run(b, judge=False).judges is None
+
+
+def test_the_first_generated_turn_is_asked_with_the_opening_key():
+    import asyncio
+
+    from engine.run.calls import CallResult, call_key
+    from engine.run.cell import Conversation
+
+    text = (
+        "system: Be brief.\n---\n- id: a\n  messages:\n    - user: one\n    - assistant: null\n"
+        "    - user: two\n- id: b\n  prompt: three\n"
+    )
+    plan = plan_run(bp(text), models=["openai:m"], judge=False)
+    for cell in plan.cells:
+        seen: list[str] = []
+
+        async def answer(history, turn, cell=cell, seen=seen):
+            request = cell.request(history, plan.blueprint.tools)
+            seen.append(call_key("generate", request, cell.repeat))
+            return CallResult("ok", None, 0, 0, 0.0, None, "provider")
+
+        asyncio.run(Conversation(cell).generate(answer))
+        assert seen[0] == plan.opening_key(cell)
+        assert len(seen) == cell.turns

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from engine.store import Store
+from engine.store import open_store
 
 PROMPTS = 24
 
@@ -40,10 +40,8 @@ def start(args, env):
 def wait_for_calls(store, run_id, n, proc, timeout=30.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        rows = store.query(
-            "SELECT COUNT(*) AS n FROM calls WHERE run_id=? AND error IS NULL", (run_id,)
-        )
-        if rows[0]["n"] >= n:
+        finished = [c for c in store.run_calls(run_id).values() if c.error is None]
+        if len(finished) >= n:
             return
         assert proc.poll() is None, proc.stderr.read()
         time.sleep(0.02)
@@ -60,8 +58,7 @@ def setup(fake_llm, tmp_path):
 
 
 def finished_prompts(store, run_id):
-    rows = store.query("SELECT prompt_id FROM calls WHERE run_id=? AND error IS NULL", (run_id,))
-    return {r["prompt_id"] for r in rows}
+    return {c.prompt_id for c in store.run_calls(run_id).values() if c.error is None}
 
 
 def requested_prompts(fake):
@@ -74,7 +71,7 @@ def requested_prompts(fake):
 
 def test_sigkill_then_resume_repeats_no_finished_call(setup, tmp_path):
     fake, bp, env = setup
-    store = Store()
+    store = open_store()
     proc = start([str(bp), "--concurrency", "2", "--out", str(tmp_path / "out")], env)
     first = proc.stdout.readline()
     assert first.startswith("run ")
@@ -104,11 +101,18 @@ def test_sigkill_then_resume_repeats_no_finished_call(setup, tmp_path):
     assert run.status == "completed"
     assert len(store.cells(run_id)) == PROMPTS
     assert len(list((tmp_path / "out").glob("*_comparison.json"))) == 1
+    # the totals are those of the whole run, not of its resumed part
+    cells = store.cells(run_id)
+    assert run.done_calls == PROMPTS
+    assert run.input_tokens == sum(c.input_tokens or 0 for c in cells) > 0
+    assert run.output_tokens == sum(c.output_tokens or 0 for c in cells) > 0
+    tokens = f"{run.input_tokens:,} tokens in, {run.output_tokens:,} out"
+    assert tokens in resumed.stdout
 
 
 def test_ctrl_c_stops_cleanly_and_resume_finishes(setup, tmp_path):
     fake, bp, env = setup
-    store = Store()
+    store = open_store()
     proc = start([str(bp), "--concurrency", "2", "--no-cache"], env)
     run_id = proc.stdout.readline().split()[1]
     wait_for_calls(store, run_id, 4, proc)

@@ -7,13 +7,14 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from engine.run import RunOptions, call_key
 from engine.run.service import prepare_run, run_sync
-from engine.store import Store
+from engine.store import open_store
 from tests.conftest import EXAMPLES
 
 BLUEPRINT = textwrap.dedent(
@@ -45,21 +46,16 @@ def env(fake_llm, monkeypatch):
 
 
 def run(store, text=BLUEPRINT, *, judges=("openai:judge-1", "openai:judge-2"), options=None, **kw):
-    prepared = prepare_run(
-        store,
-        text,
-        source="bp.yml",
-        judges=list(judges) if judges else None,
-        judge=bool(judges),
-        options=options or RunOptions(),
-        **kw,
+    options = replace(
+        options or RunOptions(), judges=list(judges) if judges else None, judge=bool(judges)
     )
+    prepared = prepare_run(store, text, source="bp.yml", options=options, **kw)
     assert prepared.problems == []
     return prepared, run_sync(prepared.run_id, prepared.plan, store, prepared.options)
 
 
 def test_run_generates_judges_scores_and_stores(env, tmp_path):
-    store = Store()
+    store = open_store()
     prepared, outcome = run(store, options=RunOptions(out_dir=tmp_path))
     assert outcome.status == "completed"
     # 2 models x (1 turn + 2 turns) generations, plus 2 judges x 1 text point x 2 models
@@ -79,22 +75,21 @@ def test_run_generates_judges_scores_and_stores(env, tmp_path):
     history = data["fullConversationHistories"]["chat"]["openai:fake-a[temp:0]"]
     assert [m["role"] for m in history] == ["user", "assistant", "user", "assistant"]
     rows = store.cells(prepared.run_id)
-    assert len(rows) == 4 and all(r["status"] == "scored" for r in rows)
+    assert len(rows) == 4 and all(r.status == "scored" for r in rows)
     assert len(store.judgments(prepared.run_id, "greet", "openai:fake-a[temp:0]")) == 2
     run_row = store.get_run(prepared.run_id)
     assert run_row.status == "completed" and run_row.comparison_path == str(outcome.path)
 
 
 def test_second_run_makes_zero_calls_and_plan_says_so(env):
-    store = Store()
+    store = open_store()
     run(store)
     env.reset()
     prepared = prepare_run(
         store,
         BLUEPRINT,
         source="bp.yml",
-        judges=["openai:judge-1", "openai:judge-2"],
-        options=RunOptions(),
+        options=RunOptions(judges=["openai:judge-1", "openai:judge-2"]),
         record=False,
     )
     assert prepared.estimate.calls_to_make == 0
@@ -105,15 +100,15 @@ def test_second_run_makes_zero_calls_and_plan_says_so(env):
 
 
 def test_no_cache_calls_again_and_errors_are_never_cached(env):
-    store = Store()
+    store = open_store()
     env.fail_when(lambda r: r.model == "fake-b", "500")
     prepared, outcome = run(store, judges=None, options=RunOptions())
     assert outcome.status == "completed" and outcome.progress.failed_cells == 2
-    failed = [r for r in store.cells(prepared.run_id) if r["status"] == "failed"]
-    assert {r["model_id"] for r in failed} == {"anthropic:fake-b[temp:0]"}
-    assert all("500" in (r["error"] or "") for r in failed)
+    failed = [r for r in store.cells(prepared.run_id) if r.status == "failed"]
+    assert {r.model_id for r in failed} == {"anthropic:fake-b[temp:0]"}
+    assert all("500" in (r.error or "") for r in failed)
     # the good provider was not stopped by the bad one
-    assert {r["model_id"] for r in store.cells(prepared.run_id) if r["status"] == "scored"} == {
+    assert {r.model_id for r in store.cells(prepared.run_id) if r.status == "scored"} == {
         "openai:fake-a[temp:0]"
     }
     env.reset()
@@ -125,7 +120,7 @@ def test_no_cache_calls_again_and_errors_are_never_cached(env):
 
 
 def test_prompt_no_cache_skips_the_cache_for_that_prompt(env):
-    store = Store()
+    store = open_store()
     text = BLUEPRINT.replace("- id: greet\n", "- id: greet\n  noCache: true\n")
     run(store, text, judges=None)
     env.reset()
@@ -146,7 +141,7 @@ def test_repeat_index_is_part_of_the_cache_key():
 
 
 def test_retry_after_429_still_completes(env):
-    store = Store()
+    store = open_store()
     env.fail_next(2, "429", retry_after="0")
     _, outcome = run(store, judges=None)
     assert outcome.status == "completed" and outcome.progress.failed_calls == 0
@@ -158,11 +153,9 @@ def test_budget_refuses_a_plan_that_is_surely_too_expensive_and_stops_cleanly(en
         '[prices]\n"openai:fake-a" = {input = 0, output = 1000}\n'
         '"anthropic:fake-b" = {input = 0, output = 1000}\n'
     )
-    store = Store()
-    options = RunOptions(max_cost_usd=0.0001, concurrency=1)
-    prepared = prepare_run(
-        store, BLUEPRINT, source="bp.yml", judge=False, options=options, record=False
-    )
+    store = open_store()
+    options = RunOptions(judge=False, max_cost_usd=0.0001, concurrency=1)
+    prepared = prepare_run(store, BLUEPRINT, source="bp.yml", options=options, record=False)
     assert any("over the budget" in p for p in prepared.problems)
     # Long answers (about 1,000 output tokens each) cost more than the low estimate of 50 tokens
     # a call, so a budget just above that estimate passes the plan and is reached during the run.
@@ -172,8 +165,7 @@ def test_budget_refuses_a_plan_that_is_surely_too_expensive_and_stops_cleanly(en
         store,
         BLUEPRINT,
         source="bp.yml",
-        judge=False,
-        options=RunOptions(max_cost_usd=low * 1.01, concurrency=1),
+        options=RunOptions(judge=False, max_cost_usd=low * 1.01, concurrency=1),
     )
     assert prepared.problems == []
     outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options)
@@ -184,26 +176,30 @@ def test_budget_refuses_a_plan_that_is_surely_too_expensive_and_stops_cleanly(en
 
 
 def test_missing_key_and_unknown_provider_are_explained(monkeypatch):
-    store = Store()
-    prepared = prepare_run(store, BLUEPRINT, source="bp.yml", judge=False, record=False)
+    store = open_store()
+    prepared = prepare_run(
+        store, BLUEPRINT, source="bp.yml", options=RunOptions(judge=False), record=False
+    )
     assert any("OPENAI_API_KEY" in p for p in prepared.problems)
     assert any("ANTHROPIC_API_KEY" in p for p in prepared.problems)
     prepared = prepare_run(
-        store, BLUEPRINT, source="bp.yml", models=["nosuch:model"], judge=False, record=False
+        store,
+        BLUEPRINT,
+        source="bp.yml",
+        options=RunOptions(models=["nosuch:model"], judge=False),
+        record=False,
     )
     assert any("openrouter" in p and "NOSUCH_BASE_URL" in p for p in prepared.problems)
 
 
 def test_ideal_model_needs_no_provider(tmp_path):
-    store = Store()
+    store = open_store()
     text = (EXAMPLES / "functions.yml").read_text()
     prepared = prepare_run(
         store,
         text,
         source="functions.yml",
-        models=["ideal"],
-        judge=False,
-        options=RunOptions(out_dir=tmp_path),
+        options=RunOptions(models=["ideal"], judge=False, out_dir=tmp_path),
     )
     assert prepared.problems == []
     outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options)
@@ -232,11 +228,11 @@ def test_cli_run_prints_the_run_line_first_and_writes_the_comparison(env, tmp_pa
     run_id = first.split()[1]
     assert first.endswith(f"/results?run={run_id}")
     assert len(list((tmp_path / "out").glob("*_comparison.json"))) == 1
-    assert Store().get_run(run_id).status == "completed"
+    assert open_store().get_run(run_id).status == "completed"
     assert "openai:fake-a[temp:0]  (2 scored, 0 failed;" in out.stdout
-    totals = Store().model_totals(run_id)
+    totals = open_store().model_totals(run_id)
     assert set(totals) == {"openai:fake-a[temp:0]", "anthropic:fake-b[temp:0]"}
-    assert all(t["cells"] == 2 and t["input_tokens"] > 0 for t in totals.values())
+    assert all(t.cells == 2 and t.input_tokens > 0 for t in totals.values())
 
 
 def test_cli_plan_shows_calls_and_problems(env, tmp_path):
@@ -253,9 +249,9 @@ def test_cli_plan_shows_calls_and_problems(env, tmp_path):
 
 
 def test_repeats_are_real_calls_and_cached_per_repeat(env):
-    store = Store()
+    store = open_store()
     prepared = prepare_run(
-        store, BLUEPRINT, source="bp.yml", judge=False, repeats=3, options=RunOptions()
+        store, BLUEPRINT, source="bp.yml", options=RunOptions(judge=False, repeats=3)
     )
     assert sorted({c.model_id for c in prepared.plan.cells if c.prompt.id == "greet"}) == [
         f"{m}[temp:0][rep:{k}]" for m in ("anthropic:fake-b", "openai:fake-a") for k in range(3)
@@ -265,7 +261,7 @@ def test_repeats_are_real_calls_and_cached_per_repeat(env):
     assert len(env.calls) == 3 * 6  # every repeat reached the provider
     env.reset()
     again = prepare_run(
-        store, BLUEPRINT, source="bp.yml", judge=False, repeats=3, options=RunOptions()
+        store, BLUEPRINT, source="bp.yml", options=RunOptions(judge=False, repeats=3)
     )
     assert again.estimate.calls_to_make == 0
     run_sync(again.run_id, again.plan, store, again.options)
@@ -274,9 +270,7 @@ def test_repeats_are_real_calls_and_cached_per_repeat(env):
         store,
         BLUEPRINT,
         source="bp.yml",
-        judge=False,
-        repeats=4,
-        options=RunOptions(),
+        options=RunOptions(judge=False, repeats=4),
         record=False,
     )
     assert more.estimate.calls_to_make == 6  # only the 4th repeat is new
@@ -291,13 +285,12 @@ def test_stop_lets_at_most_the_calls_in_flight_finish(env):
     lines = ["models: [openai:fake-a]", "---"] + [
         f"- {{id: q{i:02d}, prompt: Question {i}}}" for i in range(40)
     ]
-    store = Store()
+    store = open_store()
     prepared = prepare_run(
         store,
         "\n".join(lines) + "\n",
         source="bp.yml",
-        judge=False,
-        options=RunOptions(concurrency=4),
+        options=RunOptions(judge=False, concurrency=4),
     )
     run_in_thread(prepared.run_id, prepared.plan, store, prepared.options)
     deadline = time.monotonic() + 10

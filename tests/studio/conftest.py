@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.store import Store
+from engine.store import Store, open_store
 from tests.fakes.llm_replies import FakeReply, FakeRequest, judge_reply
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.browser import browser  # noqa: F401  (the module-scoped Chromium fixture)
@@ -62,7 +62,7 @@ def llm_env(scripted_llm: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> dict[str,
 @pytest.fixture
 def or_paths_run(llm_env: dict[str, str]) -> tuple[Store, str]:
     """A completed run of the or-paths example: two fake models, one fake judge."""
-    store = Store()
+    store = open_store()
     run_id = make_run(
         store,
         example("or-paths.yml"),

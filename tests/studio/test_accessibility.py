@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.store import Store
+from engine.store import open_store
 from tests.studio.a11y import axe_source, serious_violations
 from tests.studio.browser import Studio, start_studio, stop_studio
 from tests.studio.helpers import example, make_run
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Studio, str]]:
     home = tmp_path_factory.mktemp("a11y-home")
-    run_id = make_run(Store(home / "studio.db"), example("functions.yml"), ["ideal"])
+    run_id = make_run(open_store(home / "studio.db"), example("functions.yml"), ["ideal"])
     server = start_studio(home, {}, home / "studio.log")
     try:
         yield server, run_id

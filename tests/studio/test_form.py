@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.blueprint import parse_blueprint
-from engine.store import Store
+from engine.store import open_store
 from studio import state
 from studio.gallery import BLANK
 from tests.conftest import CORPUS, NO_CORPUS_REASON
@@ -108,7 +108,7 @@ def test_a_new_user_builds_a_three_prompt_blueprint_in_the_form() -> None:
     at.radio(key="run_judging").set_value("none").run()
     buttons(at, "Start run")[0].click().run()
     assert not at.exception
-    run = wait_for_status(Store(), at.session_state[state.RUN_ID], ("completed",))
+    run = wait_for_status(open_store(), at.session_state[state.RUN_ID], ("completed",))
     assert run.done_cells == 3
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.store import Store
+from engine.store import open_store
 from studio import state
 from studio.navigation import PAGES
 from tests.studio.helpers import app, buttons, example, make_run, texts, wait_for_status
@@ -40,7 +40,7 @@ def test_picking_an_example_opens_it_and_saves_a_draft():
     assert at.session_state[state.TEXT] == example("or-paths.yml")
     draft = at.session_state[state.DRAFT_ID]
     assert at.query_params["draft"] == [draft] or at.query_params["draft"] == draft
-    assert Store().draft(draft) == example("or-paths.yml")
+    assert open_store().draft(draft) == example("or-paths.yml")
     assert "Opened the example “Two good ways to answer”." in texts(at, "success")
 
 
@@ -99,7 +99,7 @@ def test_use_the_ideal_answer():
 
 
 def test_a_refresh_restores_the_draft_from_the_link():
-    Store().save_draft("d7Kq9_restore", example("functions.yml"), "Capital cities")
+    open_store().save_draft("d7Kq9_restore", example("functions.yml"), "Capital cities")
     at = app()
     at.query_params["draft"] = "d7Kq9_restore"
     at.run()
@@ -114,7 +114,7 @@ def test_save_under_a_name_and_open_it_again():
     at.run()
     at.text_input(key="save_name").set_value("Kind tutor").run()
     buttons(at, "Save")[-1].click().run()
-    assert any(d["id"] == "saved:Kind tutor" for d in Store().list_drafts())
+    assert any(d.id == "saved:Kind tutor" for d in open_store().list_drafts())
     other = app().run()
     assert "Your saved blueprints" in texts(other, "subheader")
     open_buttons = [b for b in other.button if b.label == "Open"]
@@ -139,7 +139,7 @@ def test_run_the_ideal_model_from_the_run_page():
     assert not start.disabled
     start.click().run()
     run_id = at.session_state[state.RUN_ID]
-    run = wait_for_status(Store(), run_id, ("completed",))
+    run = wait_for_status(open_store(), run_id, ("completed",))
     assert run.done_cells == 2
     at.run()
     assert not at.exception
@@ -166,7 +166,7 @@ def test_keys_never_reach_session_state_the_store_or_links(scripted_llm, monkeyp
     at.switch_page("app_pages/run.py").run()
     buttons(at, "Start run")[0].click().run()
     run_id = at.session_state[state.RUN_ID]
-    store = Store()
+    store = open_store()
     wait_for_status(store, run_id, ("completed",))
     at.switch_page("app_pages/results.py").run()
     assert not at.exception
@@ -189,7 +189,7 @@ def test_stop_then_resume_a_run(llm_env, scripted_llm):
     at.multiselect[0].set_value(["openai:fake-a", "openai:fake-b"]).run()
     buttons(at, "Start run")[0].click().run()
     run_id = at.session_state[state.RUN_ID]
-    store = Store()
+    store = open_store()
     wait_for_status(store, run_id, ("running",))
     at.run()
     buttons(at, "Stop")[0].click().run()
@@ -284,7 +284,7 @@ def test_many_prompts_are_paged(fake_llm):
             "  should:",
             "    - $contains: yes",
         ]
-    store = Store()
+    store = open_store()
     run_id = make_run(store, "\n".join(lines) + "\n", ["ideal"])
     at = app()
     at.query_params["run"] = run_id

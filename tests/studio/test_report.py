@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from engine.blueprint import parse_blueprint
 from engine.report import CSV_COLUMNS, comparison_csv, csv_rows, render_html
 from engine.run import comparison_from_rows
-from engine.store import Store
+from engine.store import Store, open_store
 from tests.studio.helpers import make_run
 
 HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
@@ -88,7 +88,7 @@ def test_hostile_text_is_escaped_everywhere(llm_env, scripted_llm):
         "  should:\n"
         "    - $contains: '<script>'\n"
     )
-    store = Store()
+    store = open_store()
     run_id = make_run(store, text, ["openai:fake-a"], environ=llm_env)
     run = store.get_run(run_id)
     comparison = comparison_from_rows(

@@ -71,10 +71,10 @@ def test_explanation_reproduces_the_cell_score(or_paths_run):
 
 
 def test_unjudged_text_points_say_they_need_a_judge(fake_llm):
-    from engine.store import Store
+    from engine.store import open_store
     from tests.studio.helpers import make_run
 
-    store = Store()
+    store = open_store()
     run_id = make_run(store, example("or-paths.yml"), ["ideal"], judge=False)
     results = results_of(store, run_id)
     grid = results.point_grid("new-year")

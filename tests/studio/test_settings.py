@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.providers import read_secrets
-from engine.store import Store
+from engine.store import open_store
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.helpers import app, buttons, texts
 
@@ -48,7 +48,8 @@ def test_a_pasted_key_is_saved_privately_and_shown_masked(settings, tmp_path: Pa
     assert KEY not in everything_shown(at)
     assert at.session_state["settings_api_key"] == ""  # the form cleared it after saving
     assert KEY not in repr(at.session_state.to_dict())
-    assert KEY.encode() not in Store().path.read_bytes() if Store().path.exists() else True
+    store_file = Path(open_store().location)
+    assert not store_file.exists() or KEY.encode() not in store_file.read_bytes()
 
 
 def test_a_malformed_key_is_refused_with_a_plain_message(settings, tmp_path: Path):

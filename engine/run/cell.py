@@ -1,0 +1,129 @@
+"""One cell's conversation: its turns generated in order, usage added up, and its stored row."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.blueprint.models import Message
+from engine.checks.jsstring import is_js_blank
+from engine.evidence import Evidence, ToolCall
+from engine.run.calls import CallResult
+from engine.run.plan import CellPlan
+from engine.scoring.cells import CellScore
+from engine.store import CellRow
+from engine.store.migrations import now
+
+__all__ = ["Conversation", "Usage", "cell_row"]
+
+Answer = Callable[[list[dict[str, Any]], int], Awaitable[CallResult]]
+"""Produces the answer to a history (the turn index counts generated turns from 0)."""
+
+
+@dataclass
+class Usage:
+    """Tokens and cost of a cell's generated turns."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def add(self, result: CallResult) -> None:
+        """Count one answer."""
+        self.input_tokens += result.input_tokens
+        self.output_tokens += result.output_tokens
+        self.cost_usd += result.cost_usd or 0.0
+
+
+@dataclass
+class Conversation:
+    """A cell's history as it is generated: fixed turns, answers, tool calls, timings."""
+
+    cell: CellPlan
+    history: list[dict[str, Any]] = field(default_factory=list)
+    generated: list[int] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    durations: list[float] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    started: float = field(default_factory=time.perf_counter)
+
+    def __post_init__(self) -> None:
+        if self.cell.system is not None and not self.history:
+            self.history.append({"role": "system", "content": self.cell.system})
+
+    async def generate(self, answer: Answer) -> None:
+        """Walk the prompt's messages, generating each placeholder and the final answer."""
+        messages = self.cell.prompt.messages
+        # None marks the final answer, generated after a conversation that ends with the user.
+        turns: list[Message | None] = list(messages)
+        if messages and messages[-1].role == "user":
+            turns.append(None)
+        turn = 0
+        for msg in turns:
+            if msg is not None and not msg.is_placeholder:
+                self.history.append({"role": msg.role, "content": msg.content})
+                continue
+            result = await answer(list(self.history), turn)
+            turn += 1
+            self.history.append({"role": "assistant", "content": result.text})
+            index = len(self.history) - 1
+            self.generated.append(index)
+            self.durations.append(result.latency_ms)
+            for c in result.tool_calls or []:
+                self.tool_calls.append(c.model_copy(update={"message_index": index}))
+            self.usage.add(result)
+
+    @property
+    def final(self) -> str:
+        """The last generated answer ('' when nothing was generated)."""
+        return str(self.history[self.generated[-1]]["content"]) if self.generated else ""
+
+    @property
+    def empty(self) -> bool:
+        """True when the final answer is blank and no tool was called."""
+        return is_js_blank(self.final) and not self.tool_calls
+
+    def evidence(self) -> Evidence:
+        """What the points are checked against."""
+        cell = self.cell
+        # Every value is built here with its declared type: skip re-validation (hot path).
+        return Evidence.model_construct(
+            prompt_id=cell.prompt.id,
+            model_id=cell.model_id,
+            text="\n\n".join(str(self.history[i]["content"]) for i in self.generated),
+            final_text=self.final,
+            messages=self.history,
+            generated_indices=self.generated,
+            tool_calls=self.tool_calls or None,
+            durations_ms=[d for d in self.durations if d > 0] or None,
+            response_schema=cell.prompt.response_schema,
+        )
+
+
+def cell_row(run_id: str, conv: Conversation, score: CellScore) -> CellRow:
+    """The stored row of a finished cell."""
+    cell, history = conv.cell, conv.history
+    final = next((m["content"] for m in reversed(history) if m["role"] == "assistant"), None)
+    return CellRow(
+        run_id=run_id,
+        prompt_id=cell.prompt.id,
+        model_id=cell.model_id,
+        base_model=cell.base_model,
+        status="failed" if score.failed else "scored",
+        score=score.score,
+        response=final,
+        messages=json.dumps(history, ensure_ascii=False),
+        tool_calls=json.dumps([c.model_dump() for c in conv.tool_calls])
+        if conv.tool_calls
+        else None,
+        error=score.error if score.failed else None,
+        latency_ms=(time.perf_counter() - conv.started) * 1000,
+        input_tokens=conv.usage.input_tokens,
+        output_tokens=conv.usage.output_tokens,
+        cost_usd=conv.usage.cost_usd,
+        result=json.dumps(score.to_weval(), ensure_ascii=False),
+        updated_at=now(),
+    )

@@ -1,0 +1,208 @@
+"""The store interface every backend implements (SQLite now; PostgreSQL for teams), and `open_store`."""
+
+from __future__ import annotations
+
+import secrets
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine.store.rows import (
+    CacheEntry,
+    CallRow,
+    CellRow,
+    DraftRow,
+    JudgmentRow,
+    ModelTotals,
+    RunRecord,
+    RunStatus,
+    RunTotals,
+)
+
+__all__ = ["RunWriter", "Store", "new_run_id", "open_store"]
+
+
+def new_run_id() -> str:
+    """Return an unguessable run id (128 random bits, URL-safe) that never starts with - or _.
+
+    A leading `-` would read as an option on a command line.
+    """
+    while True:
+        run_id = secrets.token_urlsafe(16)
+        if run_id[0].isalnum():
+            return run_id
+
+
+class RunWriter(Protocol):
+    """Writes of a long run, applied in the background in small committed batches.
+
+    Each method returns a future that resolves only after its write is committed (a finished
+    call is on disk before it is counted); it fails with `StoreError` when the write failed.
+    """
+
+    def record_call(self, call: CallRow | None, cache: CacheEntry | None = None) -> Future[None]:
+        """Log a call of a run (None: no run) and put its answer in the cache (if given)."""
+        ...
+
+    def record_reuse(self, run_id: str, key: str) -> Future[None]:
+        """Count one more call of a run answered by its logged call `key` (cache or shared)."""
+        ...
+
+    def record_cell(self, cell: CellRow) -> Future[None]:
+        """Record (or replace) a finished cell."""
+        ...
+
+    def record_judgment(self, judgment: JudgmentRow) -> Future[None]:
+        """Record (or replace) one judge's answer about one point."""
+        ...
+
+    def heartbeat(self, run_id: str, totals: RunTotals) -> Future[None]:
+        """Mark a running run alive and store its counters so far."""
+        ...
+
+    def close(self) -> None:
+        """Commit what is queued and stop."""
+        ...
+
+
+class Store(Protocol):
+    """The system of record: drafts, blueprints, runs, cells, calls, judgments and the cache.
+
+    Every statement against the tables lives in a backend; callers see typed rows only.
+    Read and write methods raise `StoreError` (with a message that says what to do) when the
+    store cannot be read or written.
+    """
+
+    @property
+    def location(self) -> str:
+        """Where the data lives (a file path or a database address without secrets)."""
+        ...
+
+    # --- schema ----------------------------------------------------------------------
+
+    def applied_migrations(self) -> list[str]:
+        """The names of the migrations applied, in order."""
+        ...
+
+    # --- blueprints and drafts -------------------------------------------------------
+
+    def save_blueprint(self, text: str, title: str | None, source: str | None) -> str:
+        """Store blueprint text by content hash; return the hash."""
+        ...
+
+    def blueprint_text(self, digest: str) -> str | None:
+        """Return stored blueprint text by hash."""
+        ...
+
+    def save_draft(self, draft_id: str, text: str, title: str | None = None) -> None:
+        """Create or replace a studio draft."""
+        ...
+
+    def draft(self, draft_id: str) -> str | None:
+        """Return a draft's text, if any."""
+        ...
+
+    def list_drafts(self) -> list[DraftRow]:
+        """Return saved drafts, newest first."""
+        ...
+
+    # --- runs ------------------------------------------------------------------------
+
+    def create_run(
+        self,
+        *,
+        blueprint_hash: str,
+        title: str | None,
+        config_id: str | None,
+        options: dict[str, Any],
+        total_calls: int,
+        total_cells: int,
+        run_id: str | None = None,
+    ) -> str:
+        """Record a new run in status `planned`; return its id."""
+        ...
+
+    def get_run(self, run_id: str) -> RunRecord | None:
+        """Return a run, or None."""
+        ...
+
+    def list_runs(self, limit: int = 200) -> list[RunRecord]:
+        """Return runs, newest first."""
+        ...
+
+    def set_run_status(
+        self, run_id: str, status: RunStatus, error: str | None = None, *, pid: int | None = None
+    ) -> None:
+        """Set a run's status (and error), stamping start and finish times.
+
+        `running` records the process (`pid`, default this one) and a first heartbeat.
+        """
+        ...
+
+    def save_totals(self, run_id: str, totals: RunTotals) -> None:
+        """Store a run's counters."""
+        ...
+
+    def save_summary(
+        self, run_id: str, summary: dict[str, Any], comparison_path: str | None
+    ) -> None:
+        """Store a completed run's per-model summary and where its comparison was written."""
+        ...
+
+    # --- cells, calls, judgments -------------------------------------------------------
+
+    def cells(
+        self,
+        run_id: str,
+        *,
+        prompt_id: str | None = None,
+        offset: int = 0,
+        limit: int = 1_000_000,
+    ) -> list[CellRow]:
+        """Return a page of a run's cells (or one prompt's), ordered by prompt and model."""
+        ...
+
+    def cell_keys(self, run_id: str) -> set[tuple[str, str]]:
+        """Return the (prompt id, effective model id) of every finished cell of a run."""
+        ...
+
+    def cell_counts(self, run_id: str) -> dict[str, dict[str, int]]:
+        """Return `{base model: {status: number of cells}}` for a run's finished cells."""
+        ...
+
+    def model_totals(self, run_id: str) -> dict[str, ModelTotals]:
+        """Return per effective model: cells, tokens in/out, cost (USD) and mean latency (ms)."""
+        ...
+
+    def run_calls(self, run_id: str) -> dict[str, CallRow]:
+        """Return the logged calls of a run by key, finished or failed (to resume)."""
+        ...
+
+    def judgments(self, run_id: str, prompt_id: str, model_id: str) -> list[JudgmentRow]:
+        """Return the raw judgments of one cell."""
+        ...
+
+    # --- cache ------------------------------------------------------------------------
+
+    def cache_get(self, key: str) -> dict[str, Any] | None:
+        """Return a cached answer (decoded), or None."""
+        ...
+
+    def cache_lookup(self, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """Return the cached answers (decoded) of those `keys` that are cached."""
+        ...
+
+    def writer(self) -> RunWriter:
+        """Start a background writer for a run's many small writes."""
+        ...
+
+
+def open_store(location: Path | str | None = None) -> Store:
+    """Open (and migrate) the store: a SQLite file, by default `$BLUEPRINT_HOME/studio.db`.
+
+    Raises:
+        StoreError: The store cannot be opened; the message says what to do.
+    """
+    from engine.store.sqlite import SQLiteStore
+
+    return SQLiteStore(location)

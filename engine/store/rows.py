@@ -1,0 +1,243 @@
+"""What the store holds, as typed rows: runs, cells, calls, judgments, drafts, and their states."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "RESUMABLE_STATUSES",
+    "STALE_AFTER_S",
+    "CacheEntry",
+    "CallRow",
+    "CellRow",
+    "CellStatus",
+    "DraftRow",
+    "JudgmentRow",
+    "LiveStatus",
+    "ModelTotals",
+    "RunRecord",
+    "RunStatus",
+    "RunTotals",
+]
+
+RunStatus = Literal["planned", "running", "completed", "stopped", "failed"]
+"""A run's stored status."""
+
+LiveStatus = Literal["planned", "running", "completed", "stopped", "failed", "interrupted"]
+"""A run's status as a reader shows it: a `running` run whose process is gone is `interrupted`."""
+
+CellStatus = Literal["scored", "failed"]
+"""A finished cell: scored (its points were assessed) or failed (no response could be scored)."""
+
+ACTIVE_STATUSES: tuple[LiveStatus, ...] = ("running", "planned")
+"""Live statuses of a run that may still change on its own."""
+
+RESUMABLE_STATUSES: tuple[LiveStatus, ...] = ("interrupted", "stopped", "failed")
+"""Live statuses from which `blueprint run --resume` can finish a run."""
+
+STALE_AFTER_S = 15.0
+"""A running run without a heartbeat for this long is interrupted."""
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id exists on this machine (the store is local)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class RunRecord(BaseModel):
+    """One run as stored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    blueprint_hash: str
+    title: str | None
+    config_id: str | None
+    status: RunStatus
+    options: dict[str, Any]
+    total_calls: int
+    done_calls: int
+    cached_calls: int
+    failed_calls: int
+    total_cells: int
+    done_cells: int
+    cost_usd: float
+    input_tokens: int
+    output_tokens: int
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    heartbeat_at: str | None
+    pid: int | None
+    error: str | None
+    comparison_path: str | None
+    summary: dict[str, Any] | None
+
+    @property
+    def live_status(self) -> LiveStatus:
+        """The status as a reader should show it: a `running` run with no heartbeat is interrupted."""
+        if self.status != "running":
+            return self.status
+        if self.heartbeat_at is None or (self.pid is not None and not _alive(self.pid)):
+            return "interrupted"
+        beat = datetime.fromisoformat(self.heartbeat_at)
+        age = (datetime.now(UTC) - beat).total_seconds()
+        return "running" if age < STALE_AFTER_S else "interrupted"
+
+    @property
+    def resumable(self) -> bool:
+        """Whether `blueprint run --resume` can finish this run."""
+        return self.live_status in RESUMABLE_STATUSES
+
+
+@dataclass(frozen=True)
+class RunTotals:
+    """A run's counters as stored by heartbeats and at its end."""
+
+    done_calls: int = 0
+    cached_calls: int = 0
+    failed_calls: int = 0
+    done_cells: int = 0
+    cost_usd: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class CellRow:
+    """One finished prompt × effective model of a run.
+
+    JSON columns are kept as text and decoded on demand (`history`, `tool_call_data`,
+    `result_data`): most readers need only the scalar columns.
+    """
+
+    run_id: str
+    prompt_id: str
+    model_id: str
+    base_model: str
+    status: CellStatus
+    score: float | None = None
+    response: str | None = None
+    messages: str | None = None
+    tool_calls: str | None = None
+    error: str | None = None
+    latency_ms: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    result: str | None = None
+    updated_at: str = ""
+
+    @property
+    def failed(self) -> bool:
+        """True when no response could be scored."""
+        return self.status == "failed"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """(prompt id, effective model id)."""
+        return (self.prompt_id, self.model_id)
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """The conversation of the cell (system, fixed and generated turns)."""
+        data = json.loads(self.messages) if self.messages else []
+        return data if isinstance(data, list) else []
+
+    @property
+    def result_data(self) -> dict[str, Any] | None:
+        """Weval's coverage result of the cell (`{error}` or the point assessments)."""
+        data = json.loads(self.result) if self.result else None
+        return data if isinstance(data, dict) else None
+
+
+@dataclass(frozen=True)
+class CallRow:
+    """One model call of a run, as logged: its answer (JSON) or its error.
+
+    `reuses` counts the later calls of the same run answered by this one (from the cache or
+    shared while it was in flight): each counts as a cached call with the same tokens.
+    """
+
+    run_id: str
+    key: str
+    kind: str
+    model_id: str
+    prompt_id: str | None = None
+    cell_model: str | None = None
+    response: str | None = None
+    error: str | None = None
+    cached: bool = False
+    latency_ms: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    created_at: str = ""
+    reuses: int = 0
+
+    @property
+    def answer(self) -> dict[str, Any] | None:
+        """The decoded answer of a finished call (None for a failed one)."""
+        data = json.loads(self.response) if self.response else None
+        return data if isinstance(data, dict) else None
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """An answer to keep for later runs, by call key (its value is the answer as JSON)."""
+
+    key: str
+    kind: str
+    model_id: str
+    value: str
+
+
+@dataclass(frozen=True)
+class JudgmentRow:
+    """One judge's answer about one point of one cell."""
+
+    run_id: str
+    prompt_id: str
+    model_id: str
+    point_index: int
+    judge_id: str
+    judge_model: str
+    raw_text: str | None = None
+    class_name: str | None = None
+    score: float | None = None
+    reflection: str | None = None
+    error: str | None = None
+    created_at: str = ""
+
+
+@dataclass(frozen=True)
+class DraftRow:
+    """A studio draft's listing entry (its text is read with `Store.draft`)."""
+
+    id: str
+    title: str | None
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class ModelTotals:
+    """Per effective model of a run: cells, tokens, cost (USD) and mean latency (ms)."""
+
+    cells: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_ms: float = 0.0

@@ -1,0 +1,93 @@
+"""The SQLite backend: its file, and a damaged, read-only or full store said in plain words."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.errors import StoreError
+from engine.store import CacheEntry, open_store
+from engine.store.sqlite import SQLiteStore
+from engine.store.sqlite_writer import connect_sqlite
+
+
+def test_the_file_is_wal_with_the_expected_columns(tmp_path):
+    open_store(tmp_path / "s.db")
+    conn = sqlite3.connect(tmp_path / "s.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    cols = {r[1] for r in conn.execute("PRAGMA table_info(cells)")}
+    assert {"run_id", "prompt_id", "model_id", "score", "response", "result", "cost_usd"} <= cols
+
+
+@pytest.mark.parametrize("content", [b"this is not a database at all" * 100, b"SQLite format 3\0"])
+def test_a_garbage_or_truncated_file_says_what_to_do(tmp_path, content):
+    path = tmp_path / "studio.db"
+    path.write_bytes(content)
+    with pytest.raises(StoreError) as info:
+        open_store(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ")
+    assert "Move the file aside" in message and "\n" not in message
+
+
+def _full(path: Path) -> sqlite3.Connection:
+    """A connection to a disk with no room left: every write that needs space fails."""
+    conn = connect_sqlite(path)
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+    return conn
+
+
+def test_a_full_disk_is_a_store_error_with_what_to_do(tmp_path):
+    SQLiteStore(tmp_path / "s.db")
+    store = SQLiteStore(tmp_path / "s.db", connect=_full)
+    writer = store.writer()
+    big = "x" * 100_000
+    future = writer.record_call(None, CacheEntry("k", "generate", "m", big))
+    with pytest.raises(StoreError, match="the disk is full"):
+        future.result(timeout=10)
+    writer.close()
+    with pytest.raises(StoreError, match="Free some space"):
+        store.save_draft("d", big)
+
+
+def test_an_unwritable_home_says_what_to_do(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("a regular file cannot hold a folder")
+    with pytest.raises(StoreError) as info:
+        open_store(blocker / "home" / "studio.db")
+    assert "set BLUEPRINT_HOME to a writable folder" in str(info.value)
+
+
+def _cli_run(home: Path, bp: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "BLUEPRINT_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "run", str(bp), "--models", "ideal", "--no-judge"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_cli_run_on_a_damaged_store_or_unusable_home_exits_2_without_a_traceback(tmp_path):
+    bp = tmp_path / "bp.yml"
+    bp.write_text("- id: p\n  prompt: hi\n  ideal: hello\n  should:\n    - $contains: hello\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "studio.db").write_bytes(b"garbage" * 1000)
+    out = _cli_run(home, bp)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "Move the file aside" in out.stderr
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    out = _cli_run(blocker / "home", bp)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "BLUEPRINT_HOME" in out.stderr
