@@ -74,9 +74,7 @@ def test_run_treats_only_javascript_blank_answers_as_empty(tmp_path: Path) -> No
             store,
             BLUEPRINT.format(ideal=ideal),
             source="bp.yml",
-            models=["ideal"],
-            judge=False,
-            options=RunOptions(out_dir=tmp_path),
+            options=RunOptions(out_dir=tmp_path, models=["ideal"], judge=False),
         )
         assert prepared.problems == []
         outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options)
