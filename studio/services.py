@@ -17,6 +17,7 @@ import streamlit as st
 from engine.blueprint import Blueprint, parse_blueprint
 from engine.checks import CheckEnv
 from engine.errors import BlueprintError, InputError
+from engine.jsonl import json_error_words, loads_like_js
 from engine.lint import Diagnostic, lint
 from engine.report import read_comparison
 from engine.settings import home_dir, load_settings
@@ -129,11 +130,19 @@ def read_uploaded(data: bytes, name: str) -> Results:
         InputError: The file is not JSON or not a comparison; the message says what to do.
     """
     try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raw = loads_like_js(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: this file is not UTF-8 text; save it as UTF-8 JSON.") from None
+    except json.JSONDecodeError as exc:
         raise InputError(
-            f"{name}: this file is not JSON ({exc}). Open a `*_comparison.json` written by "
-            "Blueprint Studio or by Weval."
+            f"{name}:{exc.lineno}:{exc.colno}: this file is not JSON "
+            f"({json_error_words(exc)}). Open a `*_comparison.json` written by Blueprint Studio "
+            "or by Weval."
+        ) from None
+    except (ValueError, RecursionError):
+        raise InputError(
+            f"{name}: this file nests too deeply or holds a number too long to read. Open a "
+            "`*_comparison.json` written by Blueprint Studio or by Weval."
         ) from None
     if not isinstance(raw, dict):
         raise InputError(

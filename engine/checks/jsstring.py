@@ -34,6 +34,11 @@ def _reject_constant(name: str) -> Any:
 
 
 _decoder = json.JSONDecoder(parse_constant=_reject_constant)
+# JSON.parse reads every number as a double; Python refuses integers of more than 4,300 digits.
+_long_decoder = json.JSONDecoder(
+    parse_constant=_reject_constant,
+    parse_int=lambda digits: int(digits) if len(digits.lstrip("-")) <= 4300 else float(digits),
+)
 
 
 _SHAPE_HARNESS: Final = r"""(function (p) {
@@ -53,8 +58,13 @@ def js_json_parse(text: str) -> tuple[bool, Any]:
     """
     try:
         return True, _decoder.decode(text)
-    except ValueError:
+    except json.JSONDecodeError:
         return False, None
+    except ValueError:  # NaN/Infinity refused, or an integer too long for Python's int()
+        try:
+            return True, _long_decoder.decode(text)
+        except ValueError:
+            return False, None
     except RecursionError:
         try:
             shape = run_fresh(_SHAPE_HARNESS, text, time_limit_s=1.0, stack_limit=4 << 20)

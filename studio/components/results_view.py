@@ -6,7 +6,6 @@ dataframe cells or `safe_markdown`; never as HTML.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import streamlit as st
@@ -73,7 +72,7 @@ def downloads(results: Results, name: str, link: str | None) -> None:
     with cols[1]:
         st.download_button(
             "Comparison JSON",
-            data=lambda: json.dumps(results.comparison.to_weval(), ensure_ascii=False, indent=1),
+            data=results.comparison.to_json,
             file_name=f"{name}_comparison.json",
             mime="application/json",
             icon=":material/data_object:",

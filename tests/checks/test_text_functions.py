@@ -269,3 +269,12 @@ def test_fast_paths_agree_with_quickjs(text, needle):
     )
     assert word_count(text) == oracle[0]
     assert [raw(f, text, needle) for f in ("icontains", "istarts_with", "iends_with")] == oracle[1:]
+
+
+def test_is_json_reads_an_integer_of_more_than_4300_digits_as_json_parse_does():
+    from engine.checks.jsstring import js_json_parse
+
+    ok, value = js_json_parse("[1" + "0" * 5000 + "]")
+    assert ok and value == [float("inf")]
+    assert js_json_parse("[NaN]") == (False, None)
+    assert js_json_parse('{"a": 1') == (False, None)

@@ -300,8 +300,12 @@ def test_an_uploaded_comparison_is_shown_and_a_foreign_file_explained():
     from studio import services
     from studio.resultdata import Results
 
-    with pytest.raises(InputError, match="not JSON"):
+    with pytest.raises(InputError, match="not JSON") as caught:
         services.read_uploaded(b"\x00not json", "x.json")
+    assert "Expecting value" not in str(caught.value)  # Python's wording never reaches a user
+    assert str(caught.value).startswith("x.json:1:1: ")
+    huge = b'{"evaluationResults": {"llmCoverageScores": {}}, "n": 1' + b"0" * 5000 + b"}"
+    assert services.read_uploaded(huge, "huge.json").comparison.cells == {}
     with pytest.raises(InputError, match=r"package\.json: this is not a comparison JSON file"):
         services.read_uploaded(b'{"name": "left-pad"}', "package.json")
     odd_point = {"keyPointText": "k", "coverageExtent": 1, "findings": [{"bogus": 1}]}
