@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from concurrent.futures import Future
-from pathlib import Path
 from typing import Any, Protocol
 
 from engine.store.rows import (
@@ -19,7 +18,7 @@ from engine.store.rows import (
     RunTotals,
 )
 
-__all__ = ["RunWriter", "Store", "new_run_id", "open_store"]
+__all__ = ["RunWriter", "Store", "new_run_id"]
 
 
 def new_run_id() -> str:
@@ -195,14 +194,3 @@ class Store(Protocol):
     def writer(self) -> RunWriter:
         """Start a background writer for a run's many small writes."""
         ...
-
-
-def open_store(location: Path | str | None = None) -> Store:
-    """Open (and migrate) the store: a SQLite file, by default `$BLUEPRINT_HOME/studio.db`.
-
-    Raises:
-        StoreError: The store cannot be opened; the message says what to do.
-    """
-    from engine.store.sqlite import SQLiteStore
-
-    return SQLiteStore(location)

@@ -35,10 +35,20 @@ def page(browser: Any) -> Iterator[Any]:
     context.close()
 
 
+QUIET = """() => !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]')"""
+
+
 def settle(page: Any) -> None:
+    """Wait until the page is drawn and quiet: no script running, no faded (stale) element.
+
+    Streamlit fades stale elements while a script reruns; checked then, their faded colours
+    would be reported as contrast violations that no user sees once the page has settled.
+    """
     page.get_by_role("heading").first.wait_for()
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(800)
+    for _ in range(2):  # quiet twice, half a second apart: a rerun may start just after
+        page.wait_for_function(QUIET, timeout=60_000)
+        page.wait_for_timeout(500)
+    page.wait_for_function(QUIET, timeout=60_000)
 
 
 @pytest.mark.parametrize(
