@@ -10,7 +10,6 @@ from engine.blueprint.models import Blueprint, Message, Point, Prompt, message_f
 from engine.blueprint.prompts import NormalizedPrompt, normalize_prompt
 from engine.blueprint.source import (
     Span,
-    gc_paused,
     load_json_documents,
     load_yaml_documents,
     positioned,
@@ -307,8 +306,7 @@ def parse_blueprint(
     """
     if fmt is None:
         fmt = "json" if source and source.lower().endswith(".json") else "yaml"
-    with gc_paused():
-        return _parse(text, source, fmt)
+    return _parse(text, source, fmt)
 
 
 def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Blueprint:

@@ -1,0 +1,34 @@
+"""Short excerpts of user text for messages: a message never quotes more than a few words."""
+
+from __future__ import annotations
+
+__all__ = ["EXCERPT_CHARS", "excerpt"]
+
+EXCERPT_CHARS = 40
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS, *, quote: bool = True) -> str:
+    """Return `text` cut to its first `limit` characters, on one line, for a message.
+
+    Only the start of `text` is read, so a multi-megabyte value costs nothing. Line breaks
+    and control characters become spaces or `uXXXX` escapes, so the excerpt cannot
+    break the one-line `FILE:LINE:COL: message` format.
+
+    Args:
+        text: The user's text.
+        limit: The most characters kept; a cut excerpt ends with `…`.
+        quote: Wrap the excerpt in double quotes (as a JSON string would be).
+
+    Returns:
+        The excerpt, e.g. `"a very long val…"`.
+    """
+    head = text[: limit + 1]
+    cut = len(head) > limit
+    head = head[:limit] if cut else head
+    shown = "".join(
+        " " if ch in "\n\r\t\x85\u2028\u2029" else ch if ch.isprintable() else f"\\u{ord(ch):04x}"
+        for ch in head
+    )
+    if cut:
+        shown = shown.rstrip() + "…"
+    return f'"{shown}"' if quote else shown
