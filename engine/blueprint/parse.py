@@ -6,6 +6,12 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from engine.blueprint.header import normalize_header, validate_external_services
+from engine.blueprint.inputs import (
+    check_input_size,
+    max_input_bytes,
+    read_blueprint_file,
+    user_settings,
+)
 from engine.blueprint.models import Blueprint, Message, Point, Prompt, message_from_weval
 from engine.blueprint.prompts import NormalizedPrompt, normalize_prompt
 from engine.blueprint.source import (
@@ -19,6 +25,7 @@ from engine.blueprint.source import (
 )
 from engine.errors import BlueprintError
 from engine.jsvalues import UNDEFINED, js_string, js_truthy, js_typeof
+from engine.settings import Settings
 
 __all__ = ["blueprint_id_from_path", "load_blueprint", "parse_blueprint", "split_layout"]
 
@@ -288,7 +295,11 @@ def _typed_blueprint(weval: dict[str, Any], prompts: list[Prompt], source: str |
 
 
 def parse_blueprint(
-    text: str, *, source: str | None = None, fmt: Literal["yaml", "json"] | None = None
+    text: str,
+    *,
+    source: str | None = None,
+    fmt: Literal["yaml", "json"] | None = None,
+    settings: Settings | None = None,
 ) -> Blueprint:
     """Parse and normalize blueprint text exactly as Weval does, keeping positions.
 
@@ -296,6 +307,7 @@ def parse_blueprint(
         text: The YAML or JSON text.
         source: The file name, used in error messages.
         fmt: `yaml` or `json`; by default, `json` when `source` ends in `.json`.
+        settings: Gives the input size limit; by default the user's settings.
 
     Returns:
         The typed blueprint; `to_weval()` gives Weval's normalized object.
@@ -306,6 +318,7 @@ def parse_blueprint(
     """
     if fmt is None:
         fmt = "json" if source and source.lower().endswith(".json") else "yaml"
+    check_input_size(text, max_input_bytes(settings), file=source)
     return _parse(text, source, fmt)
 
 
@@ -348,21 +361,13 @@ def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Bluep
         raise exc.with_file(source) if source else exc from None
 
 
-def load_blueprint(path: str | Path) -> Blueprint:
-    """Read and parse a blueprint file.
+def load_blueprint(path: str | Path, *, settings: Settings | None = None) -> Blueprint:
+    """Read and parse a blueprint file (refused beyond the input size limit).
 
     Raises:
-        BlueprintError: The file cannot be read or parsed.
+        BlueprintError: The file cannot be read, is too large, is not UTF-8 or cannot be
+            parsed; the message reads `FILE:LINE:COL: message` when there is a position.
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BlueprintError(
-            f"Cannot read the file: {exc.strerror or exc}.", file=str(path)
-        ) from None
-    except UnicodeDecodeError:
-        raise BlueprintError(
-            "The file is not UTF-8 text. Save it as UTF-8.", file=str(path)
-        ) from None
-    return parse_blueprint(text, source=str(path))
+    settings = settings if settings is not None else user_settings()
+    text = read_blueprint_file(path, settings=settings)
+    return parse_blueprint(text, source=str(path), settings=settings)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["EXCERPT_CHARS", "excerpt"]
+__all__ = ["EXCERPT_CHARS", "excerpt", "line_column"]
 
 EXCERPT_CHARS = 40
 
@@ -32,3 +32,18 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS, *, quote: bool = True) -> str
     if cut:
         shown = shown.rstrip() + "…"
     return f'"{shown}"' if quote else shown
+
+
+_BREAKS = ("\n", "\x85", "\u2028", "\u2029")
+
+
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of a character offset, counted as libyaml counts them.
+
+    Lines end at LF, CR (CR LF counts once), U+0085, U+2028 and U+2029.
+    """
+    head = text[:offset]
+    crlf = head.count("\r\n")
+    line = 1 + sum(head.count(ch) for ch in _BREAKS) + head.count("\r") - crlf
+    start = max(head.rfind(ch) for ch in (*_BREAKS, "\r")) + 1
+    return line, offset - start + 1

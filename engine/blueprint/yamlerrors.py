@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import yaml
 
+from engine.blueprint.text import line_column
 from engine.errors import BlueprintError
 
 __all__ = ["explain_reader_error", "explain_syntax_error"]
@@ -67,18 +68,8 @@ def explain_reader_error(exc: yaml.reader.ReaderError, text: str) -> BlueprintEr
     libyaml reports the offset in UTF-8 bytes; it is turned into a 1-based line and column
     counted in characters, lines ending at LF, CR, U+0085, U+2028 or U+2029 as in YAML 1.1.
     """
-    offset = len(
-        text.encode("utf-8", "surrogatepass")[: max(exc.position, 0)].decode("utf-8", "ignore")
-    )
-    head = text[:offset]
-    breaks = max(head.rfind(ch) for ch in "\n\r\x85\u2028\u2029")
-    line = (
-        sum(head.count(ch) for ch in "\n\x85\u2028\u2029")
-        + head.count("\r")
-        - head.count("\r\n")
-        + 1
-    )
-    column = offset - breaks
+    encoded = text.encode("utf-8", "surrogatepass")[: max(exc.position, 0)]
+    line, column = line_column(text, len(encoded.decode("utf-8", "ignore")))
     code = exc.character if isinstance(exc.character, int) else 0
     return BlueprintError(
         f"This file holds a character that YAML does not allow (U+{code:04X}, a control "

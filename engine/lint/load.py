@@ -13,8 +13,9 @@ from typing import Any
 
 import yaml
 from yaml._yaml import CParser
-from yaml.events import StreamEndEvent
+from yaml.events import CollectionEndEvent, CollectionStartEvent, StreamEndEvent
 
+from engine.blueprint.compose import MAX_DEPTH
 from engine.blueprint.source import (
     DuplicateKey,
     Span,
@@ -65,9 +66,18 @@ def _context_mark(text: str) -> tuple[bool, int, int] | None:
     Returns (is_unclosed_quote, line, column), or None.
     """
     parser = CParser(text)
-    try:  # events only: composing would recurse once per nesting level in C
-        while not isinstance(parser.get_event(), StreamEndEvent):
-            pass
+    depth = 0
+    try:  # events only (composing recurses in C), and only as deep as a blueprint may nest
+        while True:
+            event = parser.get_event()
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return None
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, StreamEndEvent):
+                return None
     except yaml.MarkedYAMLError as exc:
         context, problem = exc.context_mark, exc.problem_mark
         if context is not None and problem is not None and context.line < problem.line:

@@ -6,8 +6,10 @@ import logging
 from collections.abc import Callable
 from typing import Literal
 
+from engine.blueprint.inputs import check_input_size, max_input_bytes
 from engine.blueprint.source import Span
 from engine.blueprint.text import excerpt
+from engine.errors import BlueprintError
 from engine.lint.context import LintContext
 from engine.lint.diagnostics import Diagnostic
 from engine.lint.load import load_documents
@@ -56,6 +58,11 @@ def run_lint(
     bom = text.startswith("\ufeff")
     body = text[1:] if bom else text
     ctx = LintContext(SourceText(body), fmt, settings, strict)
+    try:
+        check_input_size(body, max_input_bytes(ctx.settings))
+    except BlueprintError as exc:  # too large to read at all: say so, and nothing else
+        ctx.add("yaml-syntax", Span(1, 1, 1, 1), exc.message)
+        return _finish(ctx, bom)
     loaded = load_documents(ctx.src, fmt)
     for problem in loaded.syntax:
         ctx.add("yaml-syntax", problem.span, problem.message)
