@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from pydantic import ValidationError
+
 from engine.blueprint.header import normalize_header, validate_external_services
 from engine.blueprint.inputs import (
     check_input_size,
@@ -23,6 +25,7 @@ from engine.blueprint.source import (
     span_of_value,
     without_key,
 )
+from engine.blueprint.text import bounded_message, short
 from engine.errors import BlueprintError
 from engine.jsvalues import UNDEFINED, js_string, js_truthy, js_typeof
 from engine.settings import Settings
@@ -147,7 +150,7 @@ def _point_from_weval(
         or not 0.1 <= multiplier <= 10
     ):
         raise fail(
-            f"Point multiplier must be a number between 0.1 and 10. Found {js_string(multiplier)}. "
+            f"Point multiplier must be a number between 0.1 and 10. Found {short(multiplier)}. "
             f"Prompt ID: '{prompt_id}'. Fix the weight of the definition this `$ref` points to."
         )
     idiomatic = next((k for k in raw if k not in _STANDARD_POINT_KEYS and k.startswith("$")), None)
@@ -294,6 +297,27 @@ def _typed_blueprint(weval: dict[str, Any], prompts: list[Prompt], source: str |
     )
 
 
+def _wrong_type(
+    exc: ValidationError, header: dict[str, Any], raw_prompts: list[RawPrompt]
+) -> BlueprintError:
+    """A plain, positioned error for a value Weval passes through but a run cannot use."""
+    loc = exc.errors()[0]["loc"]
+    span: Span | None = None
+    if loc and loc[0] == "prompts" and len(loc) > 1 and isinstance(loc[1], int):
+        raw, span = raw_prompts[loc[1]] if loc[1] < len(raw_prompts) else (None, None)
+        field = ".".join(str(part) for part in loc[2:3])
+        span = span_of_value(raw, field) or span if isinstance(raw, dict) else span
+    else:
+        field = str(loc[0]) if loc else "a value"
+        span = span_of_value(header, field)
+    path = ".".join(str(part) for part in loc if part != "prompts") or field
+    return positioned(
+        f"`{short(path)}` holds a value of the wrong type (for example text where a number "
+        "belongs). Write the kind of value this key takes (see the blueprint format).",
+        span,
+    )
+
+
 def parse_blueprint(
     text: str,
     *,
@@ -353,12 +377,22 @@ def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Bluep
             raws.append(raw)
         weval["prompts"] = [n.data for n in normalized]
         validate_external_services(header)
-        prompts = [
-            _typed_prompt(n, g, r) for n, g, r in zip(normalized, generated, raws, strict=True)
-        ]
-        return _typed_blueprint(weval, prompts, source)
+        try:
+            prompts = [
+                _typed_prompt(n, g, r) for n, g, r in zip(normalized, generated, raws, strict=True)
+            ]
+            return _typed_blueprint(weval, prompts, source)
+        except ValidationError as exc:  # a passed-through value of a type we cannot run
+            raise _wrong_type(exc, header, raw_prompts) from None
     except BlueprintError as exc:
-        raise exc.with_file(source) if source else exc from None
+        bounded = BlueprintError(
+            bounded_message(exc.message),
+            file=source or exc.file,
+            line=exc.line,
+            column=exc.column,
+            upstream=exc.upstream,
+        )
+        raise bounded from None
 
 
 def load_blueprint(path: str | Path, *, settings: Settings | None = None) -> Blueprint:

@@ -28,6 +28,7 @@ from engine.blueprint.spans import (
     span_of_value,
     without_key,
 )
+from engine.blueprint.text import line_column
 from engine.blueprint.yamlerrors import explain_reader_error, explain_syntax_error
 from engine.errors import BlueprintError
 
@@ -78,7 +79,16 @@ def load_yaml_documents(
         text = text[1:]
     if not text.endswith("\n"):
         text += "\n"  # js-yaml appends a final newline; block scalars at EOF keep theirs
-    parser = CParser(text)
+    try:
+        parser = CParser(text)
+    except UnicodeEncodeError as exc:  # a lone surrogate: no file holds one, but a string can
+        line, column = line_column(text, exc.start)
+        raise BlueprintError(
+            "This text holds a broken character (half of a surrogate pair) that is not UTF-8. "
+            "Remove it.",
+            line=line,
+            column=column,
+        ) from None
     try:
         return Composer(duplicates).documents(parser.get_event)
     except yaml.MarkedYAMLError as exc:

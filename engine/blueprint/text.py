@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-__all__ = ["EXCERPT_CHARS", "excerpt", "line_column"]
+from typing import Any
+
+from engine.jsvalues import js_string
+
+__all__ = ["EXCERPT_CHARS", "bounded_message", "excerpt", "line_column", "short"]
 
 EXCERPT_CHARS = 40
 
@@ -47,3 +51,18 @@ def line_column(text: str, offset: int) -> tuple[int, int]:
     line = 1 + sum(head.count(ch) for ch in _BREAKS) + head.count("\r") - crlf
     start = max(head.rfind(ch) for ch in (*_BREAKS, "\r")) + 1
     return line, offset - start + 1
+
+
+def short(value: Any) -> str:
+    """`String(value)` as JavaScript writes it, cut to a short excerpt for a message."""
+    return excerpt(js_string(value), quote=False)
+
+
+MESSAGE_CHARS = 600
+
+
+def bounded_message(message: str) -> str:
+    """Cut a message longer than `MESSAGE_CHARS` in its middle, keeping its start and advice."""
+    if len(message) <= MESSAGE_CHARS:
+        return message
+    return message[: MESSAGE_CHARS // 2].rstrip() + " … " + message[-MESSAGE_CHARS // 3 :].lstrip()

@@ -65,7 +65,10 @@ def _context_mark(text: str) -> tuple[bool, int, int] | None:
 
     Returns (is_unclosed_quote, line, column), or None.
     """
-    parser = CParser(text)
+    try:
+        parser = CParser(text)
+    except UnicodeEncodeError:  # a lone surrogate, reported by the loader
+        return None
     depth = 0
     try:  # events only (composing recurses in C), and only as deep as a blueprint may nest
         while True:

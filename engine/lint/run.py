@@ -8,7 +8,7 @@ from typing import Literal
 
 from engine.blueprint.inputs import check_input_size, max_input_bytes
 from engine.blueprint.source import Span
-from engine.blueprint.text import excerpt
+from engine.blueprint.text import bounded_message, excerpt
 from engine.errors import BlueprintError
 from engine.lint.context import LintContext
 from engine.lint.diagnostics import Diagnostic
@@ -98,10 +98,16 @@ def _finish(ctx: LintContext, bom: bool) -> list[Diagnostic]:
     unique: dict[tuple[object, ...], Diagnostic] = {}
     for d in found:
         unique.setdefault((*d.sort_key(), d.message), d)
-    out = [unique[key] for key in sorted(unique)]
+    out = [_bounded(unique[key]) for key in sorted(unique)]
     if bom:
         out = [_shift(d) for d in out]
     return out
+
+
+def _bounded(d: Diagnostic) -> Diagnostic:
+    """Cut an overlong message (a rule that quoted too much of the input) to a bounded one."""
+    message = bounded_message(d.message)
+    return d if message is d.message else d.model_copy(update={"message": message})
 
 
 def _shift(d: Diagnostic) -> Diagnostic:
