@@ -256,3 +256,24 @@ def test_messages_quote_only_a_short_excerpt() -> None:
     with pytest.raises(BlueprintError) as info:
         load_yaml_documents(f"{long}: 1\n{long}: 2\n")
     assert len(info.value.message) < 300
+
+
+def test_parser_messages_quote_a_short_excerpt_of_a_long_value() -> None:
+    text = "- prompt: hi\n  should:\n    - [[" + ", ".join(["x" * 50] * 200) + "]]\n"
+    with pytest.raises(BlueprintError) as info:
+        parse_blueprint(text)
+    assert "Nested arrays" in info.value.message
+    assert len(info.value.message) < 400 and "x" * 61 not in info.value.message
+
+
+def test_a_passed_through_value_of_the_wrong_type_is_positioned() -> None:
+    with pytest.raises(BlueprintError) as info:
+        parse_blueprint("title: t\ntemperatures: [A]\n---\n- prompt: hi\n")
+    assert (info.value.line, info.value.column) == (2, 15)
+    assert "wrong type" in info.value.message and "pydantic" not in info.value.message
+
+
+def test_a_lone_surrogate_is_positioned() -> None:
+    with pytest.raises(BlueprintError) as info:
+        load_yaml_documents("title: x\nprompt: a\ud800b\n")
+    assert (info.value.line, info.value.column) == (2, 10)
