@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import click
 
 from engine.cli.lint_cmd import lint_command
@@ -29,6 +31,16 @@ cli.add_command(schema)
 cli.add_command(studio)
 
 
+GC_THRESHOLD = 10_000
+"""Young-generation size for this short-lived process (library code never touches the GC)."""
+
+
 def main() -> None:
-    """Entry point of the `blueprint` console script."""
+    """Entry point of the `blueprint` console script.
+
+    Collects young objects every 10,000 allocations instead of 700: parsing and linting a
+    large blueprint allocate many small lasting objects, and the default made them about
+    1.4 times slower in CPU time (see bench/parse.py). Set once, here, for this process only.
+    """
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     cli(prog_name="blueprint")
