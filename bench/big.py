@@ -57,7 +57,11 @@ def _lint(text: str) -> None:
     from engine.lint import lint
     from engine.settings import Settings
 
-    lint(text, settings=Settings(max_input_mb=200))
+    try:
+        settings = Settings(max_input_mb=200)
+    except TypeError:  # an engine from before the input size limit
+        settings = Settings()
+    lint(text, settings=settings)
 
 
 def main() -> int:
