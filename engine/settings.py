@@ -7,6 +7,7 @@ file's results; see `engine.providers` for key lookup.
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -15,9 +16,10 @@ from typing import Any
 
 from engine.errors import ConfigError
 
-__all__ = ["Settings", "home_dir", "load_settings"]
+__all__ = ["DEFAULT_MAX_INPUT_MB", "Settings", "home_dir", "load_settings"]
 
 DEFAULT_HOME = Path("~/.blueprint-studio")
+DEFAULT_MAX_INPUT_MB = 32.0
 
 
 def _home_path() -> Path:
@@ -59,6 +61,9 @@ class Settings:
         factcheck_token: The token sent to that service, if any.
         prices: Extra per-model prices, `{model_id: {"input": usd_per_mtok, "output": ...}}`.
         source: The settings file that was read, if any.
+        max_input_mb: The largest blueprint read, in megabytes of 1,048,576 bytes
+            (`BLUEPRINT_MAX_INPUT_MB`, or `max_mb` under `[input]`); larger text is refused
+            with a message instead of being parsed.
     """
 
     call_allow: tuple[str, ...] = ()
@@ -67,6 +72,26 @@ class Settings:
     factcheck_token: str | None = None
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     source: Path | None = None
+    max_input_mb: float = DEFAULT_MAX_INPUT_MB
+
+
+def _max_input_mb(data: dict[str, Any], path: Path) -> float:
+    """The input size limit from `BLUEPRINT_MAX_INPUT_MB` or `[input] max_mb` (a positive number)."""
+    section = data.get("input", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [input] must be a table.")
+    raw: Any = section.get("max_mb", DEFAULT_MAX_INPUT_MB)
+    where = f"{path}: [input] max_mb"
+    env = os.environ.get("BLUEPRINT_MAX_INPUT_MB", "").strip()
+    if env:
+        raw, where = env, "BLUEPRINT_MAX_INPUT_MB"
+    try:
+        value = float(raw) if not isinstance(raw, bool) else math.nan
+    except (TypeError, ValueError):
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise ConfigError(f"{where} must be a number of megabytes above 0, such as 64.")
+    return value
 
 
 def _call_env(path: Path, call: dict[str, Any]) -> tuple[str, ...]:
@@ -114,4 +139,5 @@ def load_settings(path: Path | None = None) -> Settings:
         factcheck_token=os.environ.get("BLUEPRINT_FACTCHECK_TOKEN") or factcheck.get("token"),
         prices={str(k): dict(v) for k, v in prices.items() if isinstance(v, dict)},
         source=path if path.is_file() else None,
+        max_input_mb=_max_input_mb(data, path),
     )

@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from engine.blueprint.source import Span, positioned, span_of_item, span_of_key, span_of_value
+from engine.blueprint.text import excerpt, short
 from engine.jsvalues import UNDEFINED, js_json_stringify, js_truthy, js_typeof
 
 __all__ = ["RENDER_MODES", "normalize_header", "valid_url", "validate_external_services"]
@@ -133,7 +134,7 @@ def _check_model(model: Any, span: Span | None) -> None:
     if not js_truthy(mid) or not isinstance(mid, str):
         up = (
             "Invalid custom model definition: 'id' is required and must be a string. "
-            f"Found: {js_json_stringify(model)}"
+            f"Found: {excerpt(js_json_stringify(model) or '', 60, quote=False)}"
         )
         hint = ""
         if len(model) == 1:
@@ -143,23 +144,21 @@ def _check_model(model: Any, span: Span | None) -> None:
     for field in ("url", "modelName", "inherit"):
         value = model.get(field)
         if not js_truthy(value) or not isinstance(value, str):
-            up = f"Invalid custom model definition for '{mid}': '{field}' is required and must be a string."
+            up = f"Invalid custom model definition for '{short(mid)}': '{field}' is required and must be a string."
             raise positioned(up, span, up)
     fmt = model.get("format", UNDEFINED)
     if js_truthy(fmt) and not isinstance(fmt, str):
-        up = (
-            f"Invalid custom model definition for '{mid}': 'format', if provided, must be a string."
-        )
+        up = f"Invalid custom model definition for '{short(mid)}': 'format', if provided, must be a string."
         raise positioned(up, span, up)
     if js_truthy(fmt) and fmt not in ("chat", "completions"):
         up = (
-            f"Invalid custom model definition for '{mid}': 'format' must be either 'chat' or "
-            f"'completions'. Found: '{fmt}'"
+            f"Invalid custom model definition for '{short(mid)}': 'format' must be either 'chat' or "
+            f"'completions'. Found: '{short(fmt)}'"
         )
         raise positioned(up, span, up)
     headers = model.get("headers", UNDEFINED)
     if js_truthy(headers) and not isinstance(headers, dict):
-        up = f"Invalid custom model definition for '{mid}': 'headers', if provided, must be an object."
+        up = f"Invalid custom model definition for '{short(mid)}': 'headers', if provided, must be an object."
         raise positioned(up, span, up)
 
 
@@ -185,7 +184,8 @@ def _check_tools(header: dict[str, Any]) -> None:
         if "mode" in tool_use and tool_use["mode"] != "trace-only":
             up = "The 'toolUse.mode' field, if provided, must be 'trace-only'."
             raise positioned(
-                up + f" Found '{tool_use['mode']}'. Write `mode: trace-only` (the model prints "
+                up
+                + f" Found '{short(tool_use['mode'])}'. Write `mode: trace-only` (the model prints "
                 "TOOL_CALL lines that the $tool_* functions read).",
                 span_of_value(tool_use, "mode") or span,
                 up,
@@ -235,13 +235,13 @@ def validate_external_services(header: dict[str, Any]) -> None:
     for name, service in services.items():
         span = span_of_key(services, name) or span_of_value(header, "externalServices")
         if not isinstance(service, dict) or not js_truthy(service.get("url")):
-            up = f"External service '{name}' must have a 'url' field"
+            up = f"External service '{short(name)}' must have a 'url' field"
             raise positioned(
                 up + ", for example `url: https://checker.example.org/score`.", span, up
             )
         url = service["url"]
         if not valid_url(url):
-            up = f"External service '{name}' has invalid URL: {url}"
+            up = f"External service '{short(name)}' has invalid URL: {short(url)}"
             hint = (
                 " Environment variables are not substituted in URLs; write the full address."
                 if isinstance(url, str) and "${" in url
@@ -250,11 +250,9 @@ def validate_external_services(header: dict[str, Any]) -> None:
             raise positioned(up + "." + hint, span_of_value(service, "url") or span, up)
         method = service.get("method", UNDEFINED)
         if js_truthy(method) and method not in ("GET", "POST", "PUT"):
-            up = (
-                f"External service '{name}' has invalid method: {method}. Must be GET, POST, or PUT"
-            )
+            up = f"External service '{short(name)}' has invalid method: {short(method)}. Must be GET, POST, or PUT"
             raise positioned(up + ".", span_of_value(service, "method") or span, up)
         timeout = service.get("timeout_ms", UNDEFINED)
         if timeout is not UNDEFINED and (js_typeof(timeout) != "number" or not timeout > 0):
-            up = f"External service '{name}' has invalid timeout_ms: {timeout}. Must be a positive number"
+            up = f"External service '{short(name)}' has invalid timeout_ms: {short(timeout)}. Must be a positive number"
             raise positioned(up + ".", span_of_value(service, "timeout_ms") or span, up)

@@ -5,12 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from pydantic import ValidationError
+
 from engine.blueprint.header import normalize_header, validate_external_services
+from engine.blueprint.inputs import (
+    check_input_size,
+    max_input_bytes,
+    read_blueprint_file,
+    user_settings,
+)
 from engine.blueprint.models import Blueprint, Message, Point, Prompt, message_from_weval
 from engine.blueprint.prompts import NormalizedPrompt, normalize_prompt
 from engine.blueprint.source import (
     Span,
-    gc_paused,
     load_json_documents,
     load_yaml_documents,
     positioned,
@@ -18,8 +25,10 @@ from engine.blueprint.source import (
     span_of_value,
     without_key,
 )
+from engine.blueprint.text import bounded_message, short
 from engine.errors import BlueprintError
 from engine.jsvalues import UNDEFINED, js_string, js_truthy, js_typeof
+from engine.settings import Settings
 
 __all__ = ["blueprint_id_from_path", "load_blueprint", "parse_blueprint", "split_layout"]
 
@@ -141,7 +150,7 @@ def _point_from_weval(
         or not 0.1 <= multiplier <= 10
     ):
         raise fail(
-            f"Point multiplier must be a number between 0.1 and 10. Found {js_string(multiplier)}. "
+            f"Point multiplier must be a number between 0.1 and 10. Found {short(multiplier)}. "
             f"Prompt ID: '{prompt_id}'. Fix the weight of the definition this `$ref` points to."
         )
     idiomatic = next((k for k in raw if k not in _STANDARD_POINT_KEYS and k.startswith("$")), None)
@@ -288,8 +297,33 @@ def _typed_blueprint(weval: dict[str, Any], prompts: list[Prompt], source: str |
     )
 
 
+def _wrong_type(
+    exc: ValidationError, header: dict[str, Any], raw_prompts: list[RawPrompt]
+) -> BlueprintError:
+    """A plain, positioned error for a value Weval passes through but a run cannot use."""
+    loc = exc.errors()[0]["loc"]
+    span: Span | None = None
+    if loc and loc[0] == "prompts" and len(loc) > 1 and isinstance(loc[1], int):
+        raw, span = raw_prompts[loc[1]] if loc[1] < len(raw_prompts) else (None, None)
+        field = ".".join(str(part) for part in loc[2:3])
+        span = span_of_value(raw, field) or span if isinstance(raw, dict) else span
+    else:
+        field = str(loc[0]) if loc else "a value"
+        span = span_of_value(header, field)
+    path = ".".join(str(part) for part in loc if part != "prompts") or field
+    return positioned(
+        f"`{short(path)}` holds a value of the wrong type (for example text where a number "
+        "belongs). Write the kind of value this key takes (see the blueprint format).",
+        span,
+    )
+
+
 def parse_blueprint(
-    text: str, *, source: str | None = None, fmt: Literal["yaml", "json"] | None = None
+    text: str,
+    *,
+    source: str | None = None,
+    fmt: Literal["yaml", "json"] | None = None,
+    settings: Settings | None = None,
 ) -> Blueprint:
     """Parse and normalize blueprint text exactly as Weval does, keeping positions.
 
@@ -297,6 +331,7 @@ def parse_blueprint(
         text: The YAML or JSON text.
         source: The file name, used in error messages.
         fmt: `yaml` or `json`; by default, `json` when `source` ends in `.json`.
+        settings: Gives the input size limit; by default the user's settings.
 
     Returns:
         The typed blueprint; `to_weval()` gives Weval's normalized object.
@@ -307,8 +342,8 @@ def parse_blueprint(
     """
     if fmt is None:
         fmt = "json" if source and source.lower().endswith(".json") else "yaml"
-    with gc_paused():
-        return _parse(text, source, fmt)
+    check_input_size(text, max_input_bytes(settings), file=source)
+    return _parse(text, source, fmt)
 
 
 def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Blueprint:
@@ -342,29 +377,31 @@ def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Bluep
             raws.append(raw)
         weval["prompts"] = [n.data for n in normalized]
         validate_external_services(header)
-        prompts = [
-            _typed_prompt(n, g, r) for n, g, r in zip(normalized, generated, raws, strict=True)
-        ]
-        return _typed_blueprint(weval, prompts, source)
+        try:
+            prompts = [
+                _typed_prompt(n, g, r) for n, g, r in zip(normalized, generated, raws, strict=True)
+            ]
+            return _typed_blueprint(weval, prompts, source)
+        except ValidationError as exc:  # a passed-through value of a type we cannot run
+            raise _wrong_type(exc, header, raw_prompts) from None
     except BlueprintError as exc:
-        raise exc.with_file(source) if source else exc from None
+        bounded = BlueprintError(
+            bounded_message(exc.message),
+            file=source or exc.file,
+            line=exc.line,
+            column=exc.column,
+            upstream=exc.upstream,
+        )
+        raise bounded from None
 
 
-def load_blueprint(path: str | Path) -> Blueprint:
-    """Read and parse a blueprint file.
+def load_blueprint(path: str | Path, *, settings: Settings | None = None) -> Blueprint:
+    """Read and parse a blueprint file (refused beyond the input size limit).
 
     Raises:
-        BlueprintError: The file cannot be read or parsed.
+        BlueprintError: The file cannot be read, is too large, is not UTF-8 or cannot be
+            parsed; the message reads `FILE:LINE:COL: message` when there is a position.
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BlueprintError(
-            f"Cannot read the file: {exc.strerror or exc}.", file=str(path)
-        ) from None
-    except UnicodeDecodeError:
-        raise BlueprintError(
-            "The file is not UTF-8 text. Save it as UTF-8.", file=str(path)
-        ) from None
-    return parse_blueprint(text, source=str(path))
+    settings = settings if settings is not None else user_settings()
+    text = read_blueprint_file(path, settings=settings)
+    return parse_blueprint(text, source=str(path), settings=settings)

@@ -6,8 +6,9 @@ import math
 from typing import Any
 
 from engine.blueprint.source import Span, positioned, span_of_item
+from engine.blueprint.text import excerpt, short
 from engine.errors import BlueprintError
-from engine.jsvalues import UNDEFINED, js_json_stringify, js_number_str, js_string, js_truthy
+from engine.jsvalues import UNDEFINED, js_json_stringify, js_number_str, js_truthy
 
 __all__ = ["expand_refs", "normalize_fn_name", "normalize_point_list"]
 
@@ -17,11 +18,11 @@ PointSpans = list[Any]
 
 
 def _pid(prompt_id: Any) -> str:
-    return js_string(prompt_id)
+    return short(prompt_id)
 
 
 def _found(value: Any) -> str:
-    return js_json_stringify(value) or "undefined"
+    return excerpt(js_json_stringify(value) or "undefined", 60, quote=False)
 
 
 def normalize_fn_name(fn: str) -> str:
@@ -49,7 +50,7 @@ def _check_multiplier(value: Any, prompt_id: Any, span: Span | None) -> None:
         and 0.1 <= value <= 10
     )
     if not ok:
-        shown = js_string(value) if not isinstance(value, dict | list) else _found(value)
+        shown = short(value) if not isinstance(value, dict | list) else _found(value)
         upstream = (
             f"Point multiplier must be a number between 0.1 and 10. Found {shown}. "
             f"Prompt ID: '{_pid(prompt_id) if js_truthy(prompt_id) else 'unknown'}'"
@@ -259,10 +260,10 @@ def expand_refs(points: Any, spans: Any, defs: dict[str, Any], prompt_id: Any) -
         name = ref.get("name") if js_truthy(ref.get("name")) else ref
     where = _pid(prompt_id) if js_truthy(prompt_id) else "unknown"
     if not isinstance(name, str) or not name:
-        msg = f"Invalid $ref usage in prompt '{where}'. Expected a string name."
+        msg = f"Invalid $ref usage in prompt '{short(where)}'. Expected a string name."
         raise _ref_error(msg + " Write `- $ref: name_of_definition`.", spans)
     if name not in defs:
-        msg = f"Undefined definition '{name}' referenced in prompt '{where}'."
+        msg = f"Undefined definition '{short(name)}' referenced in prompt '{short(where)}'."
         known = ", ".join(sorted(defs)) or "none"
         raise _ref_error(
             f"{msg} Add it under `point_defs:` in the header (defined: {known}).", spans
@@ -277,7 +278,7 @@ def expand_refs(points: Any, spans: Any, defs: dict[str, Any], prompt_id: Any) -
         return expanded
     if isinstance(definition, dict):
         return dict(definition)
-    msg = f"Definition '{name}' is of unsupported type."
+    msg = f"Definition '{short(name)}' is of unsupported type."
     raise _ref_error(
         f"{msg} A definition is JavaScript text or a point such as `{{$js: ...}}`; found "
         f"{js_number_str(definition) if isinstance(definition, int | float) else _found(definition)}.",

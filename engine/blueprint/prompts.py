@@ -9,10 +9,10 @@ from typing import Any
 from engine.blueprint.header import RENDER_MODES
 from engine.blueprint.points import PointSpans, expand_refs, normalize_point_list
 from engine.blueprint.source import Span, positioned, span_of_item, span_of_key, span_of_value
+from engine.blueprint.text import excerpt, short
 from engine.jsvalues import (
     UNDEFINED,
     js_json_stringify,
-    js_string,
     js_truthy,
     js_typeof,
     stable_stringify,
@@ -38,12 +38,12 @@ class NormalizedPrompt:
 
 
 def _id(p: dict[str, Any]) -> str:
-    return js_string(p.get("id", UNDEFINED))
+    return short(p.get("id", UNDEFINED))
 
 
 def _id_or_unknown(p: dict[str, Any]) -> str:
     pid = p.get("id", UNDEFINED)
-    return js_string(pid) if js_truthy(pid) else "unknown"
+    return short(pid) if js_truthy(pid) else "unknown"
 
 
 def hash_prompt_id(prompt: dict[str, Any]) -> str:
@@ -89,7 +89,7 @@ def _messages(p: dict[str, Any], out: NormalizedPrompt) -> list[Any] | None:
                 up = (
                     "Each message in the shorthand format must have exactly one key (e.g., 'user', "
                     f"'assistant', 'ai', 'system'). Invalid message at index {index} in prompt "
-                    f"'{_id(p)}'. Found: {js_json_stringify(msg)}"
+                    f"'{_id(p)}'. Found: {excerpt(js_json_stringify(msg) or '', 60, quote=False)}"
                 )
                 raise positioned(up + ". Put each turn on its own `- ` line.", msg_span, up)
             role = keys[0]
@@ -187,7 +187,7 @@ def normalize_prompt(
     if weight is not UNDEFINED:
         if not _is_number(weight) or math.isnan(weight) or not 0.1 <= weight <= 10:
             up = (
-                f"Prompt weight must be a number between 0.1 and 10. Found {js_string(weight)}. "
+                f"Prompt weight must be a number between 0.1 and 10. Found {short(weight)}. "
                 f"Prompt ID: '{_id_or_unknown(p)}'"
             )
             raise positioned(
@@ -239,7 +239,7 @@ def normalize_prompt(
         max_calls = p["maxCalls"]
         if not _is_number(max_calls) or not max_calls >= 0:
             up = (
-                f"Prompt 'maxCalls' must be a non-negative number. Found {js_string(max_calls)}. "
+                f"Prompt 'maxCalls' must be a non-negative number. Found {short(max_calls)}. "
                 f"Prompt ID: '{_id_or_unknown(p)}'"
             )
             raise positioned(up, span_of_value(p, "maxCalls"), up)

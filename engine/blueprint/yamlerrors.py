@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import yaml
 
+from engine.blueprint.text import line_column
 from engine.errors import BlueprintError
 
-__all__ = ["explain_syntax_error"]
+__all__ = ["explain_reader_error", "explain_syntax_error"]
 
 
 def explain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> BlueprintError:
@@ -59,3 +60,21 @@ def explain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> BlueprintError
         message = f"YAML syntax error: {detail}. Check the indentation and quoting around here."
     upstream = f"{problem} ({context})" if context else problem
     return BlueprintError(message, line=line, column=column, upstream=upstream)
+
+
+def explain_reader_error(exc: yaml.reader.ReaderError, text: str) -> BlueprintError:
+    """Turn libyaml's reader error (a character YAML does not allow) into a positioned error.
+
+    libyaml reports the offset in UTF-8 bytes; it is turned into a 1-based line and column
+    counted in characters, lines ending at LF, CR, U+0085, U+2028 or U+2029 as in YAML 1.1.
+    """
+    encoded = text.encode("utf-8", "surrogatepass")[: max(exc.position, 0)]
+    line, column = line_column(text, len(encoded.decode("utf-8", "ignore")))
+    code = exc.character if isinstance(exc.character, int) else 0
+    return BlueprintError(
+        f"This file holds a character that YAML does not allow (U+{code:04X}, a control "
+        "character or a broken one). Remove it, or save the file again as plain UTF-8 text.",
+        line=line,
+        column=column,
+        upstream=f"the stream contains non-printable characters ({exc.reason})",
+    )

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from engine.errors import ConfigError
+from engine.errors import BlueprintError, ConfigError
 from engine.report.output import well_formed
 from engine.settings import Settings, load_settings
 
@@ -17,15 +16,13 @@ if TYPE_CHECKING:
     from engine.lint import Diagnostic
 
 
-def _read(path: str) -> str | None:
+def _read(path: str, settings: Settings) -> str | None:
+    from engine.blueprint.inputs import read_blueprint_file
+
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        click.echo(
-            f"{path}: cannot read the file: it is not UTF-8 text. Save it as UTF-8.", err=True
-        )
-    except OSError as exc:
-        click.echo(f"{path}: cannot read the file: {exc.strerror or exc}.", err=True)
+        return read_blueprint_file(path, settings=settings)
+    except BlueprintError as exc:  # unreadable, too large, or not UTF-8 (with a position)
+        click.echo(str(exc), err=True)
     return None
 
 
@@ -63,7 +60,7 @@ def lint_command(files: tuple[str, ...], fmt: str) -> None:
     unreadable = 0
     counts = {"error": 0, "warning": 0, "info": 0}
     for path in files:
-        text = _read(path)
+        text = _read(path, settings)
         if text is None:
             unreadable += 1
             continue

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from engine.cli.ids import IdCommand
-from engine.errors import EngineError
+from engine.errors import BlueprintError, EngineError
 from engine.modelids import DEFAULT_CONCURRENCY
 
 
@@ -23,10 +23,12 @@ def _split(value: str | None) -> list[str] | None:
 
 
 def _read(file: str) -> str:
+    from engine.blueprint.inputs import read_blueprint_file
+
     try:
-        return Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{file}: cannot read the file ({exc}).", err=True)
+        return read_blueprint_file(file)
+    except BlueprintError as exc:  # unreadable, too large, or not UTF-8 (with a position)
+        click.echo(str(exc), err=True)
         sys.exit(2)
 
 

@@ -7,16 +7,20 @@ the other prompts are still reported at their own positions.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+from yaml._yaml import CParser
+from yaml.events import CollectionEndEvent, CollectionStartEvent, StreamEndEvent
 
+from engine.blueprint.compose import MAX_DEPTH
 from engine.blueprint.source import (
     DuplicateKey,
     Span,
+    json_value,
+    load_json_documents,
     load_yaml_documents,
 )
 from engine.errors import BlueprintError
@@ -62,8 +66,21 @@ def _context_mark(text: str) -> tuple[bool, int, int] | None:
     Returns (is_unclosed_quote, line, column), or None.
     """
     try:
-        for _ in yaml.compose_all(text, Loader=yaml.CSafeLoader):
-            pass
+        parser = CParser(text)
+    except UnicodeEncodeError:  # a lone surrogate, reported by the loader
+        return None
+    depth = 0
+    try:  # events only (composing recurses in C), and only as deep as a blueprint may nest
+        while True:
+            event = parser.get_event()
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return None
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, StreamEndEvent):
+                return None
     except yaml.MarkedYAMLError as exc:
         context, problem = exc.context_mark, exc.problem_mark
         if context is not None and problem is not None and context.line < problem.line:
@@ -71,6 +88,8 @@ def _context_mark(text: str) -> tuple[bool, int, int] | None:
             return quote, context.line + 1, context.column + 1
     except Exception:  # anything else: no better position than the loader's
         return None
+    finally:
+        parser.dispose()
     return None
 
 
@@ -148,20 +167,10 @@ def _load_yaml(src: SourceText) -> Loaded:
 def _load_json(src: SourceText) -> Loaded:
     result = Loaded()
     try:
-        value = json.loads(src.text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        result.syntax.append(
-            SyntaxProblem(
-                _word_span(src, exc.lineno, exc.colno),
-                f"This is not valid JSON: {exc.msg}. Check for a missing comma, bracket or "
-                "quote here.",
-            )
-        )
-        return result
-    except (ValueError, RecursionError) as exc:
-        result.syntax.append(
-            SyntaxProblem(_word_span(src, 1, 1), f"This is not valid JSON: {exc}.")
-        )
+        value = json_value(src.text)
+    except BlueprintError as exc:
+        span = _word_span(src, exc.line or 1, exc.column or 1)
+        result.syntax.append(SyntaxProblem(span, exc.message))
         return result
     try:
         duplicates: list[DuplicateKey] = []
@@ -170,15 +179,15 @@ def _load_json(src: SourceText) -> Loaded:
             result.docs = located
             result.duplicates = duplicates
             return result
-    except Exception:  # positions are a bonus for JSON; fall back to the plain value
+    except BlueprintError:  # positions are a bonus for JSON; fall back to the plain value
         pass
     if value is not None:
-        result.docs = [(value, Span(1, 1, 1, 1))]
+        try:
+            result.docs = load_json_documents(src.text)
+        except BlueprintError as exc:  # nested too deeply
+            span = _word_span(src, exc.line or 1, exc.column or 1)
+            result.syntax.append(SyntaxProblem(span, exc.message))
     return result
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
 
 
 def load_documents(src: SourceText, fmt: str) -> Loaded:

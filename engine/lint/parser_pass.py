@@ -13,6 +13,7 @@ from engine.blueprint.header import normalize_header, validate_external_services
 from engine.blueprint.parse import split_layout
 from engine.blueprint.prompts import normalize_prompt
 from engine.blueprint.source import Span, YMap
+from engine.blueprint.text import bounded_message
 from engine.errors import BlueprintError
 from engine.jsvalues import js_truthy, js_typeof
 from engine.lint.context import LintContext, PendingParserError, PromptRef
@@ -51,7 +52,7 @@ def _report(
         end_column=end,
         severity="error",
         code="invalid-blueprint",
-        message=message or exc.message,
+        message=bounded_message(message or exc.message),
     )
     extent = (min(scope.line, line), max(scope.end_line, line))
     ctx.pending.append(PendingParserError(diagnostic, _covered_by(exc), extent))

@@ -6,7 +6,10 @@ import logging
 from collections.abc import Callable
 from typing import Literal
 
-from engine.blueprint.source import Span, gc_paused
+from engine.blueprint.inputs import check_input_size, max_input_bytes
+from engine.blueprint.source import Span
+from engine.blueprint.text import bounded_message, excerpt
+from engine.errors import BlueprintError
 from engine.lint.context import LintContext
 from engine.lint.diagnostics import Diagnostic
 from engine.lint.load import load_documents
@@ -55,32 +58,32 @@ def run_lint(
     bom = text.startswith("\ufeff")
     body = text[1:] if bom else text
     ctx = LintContext(SourceText(body), fmt, settings, strict)
-    with gc_paused():
-        loaded = load_documents(ctx.src, fmt)
-        for problem in loaded.syntax:
-            ctx.add("yaml-syntax", problem.span, problem.message)
-        for dup in loaded.duplicates:
-            ctx.add(
-                "duplicate-key",
-                Span(
-                    dup.second.line, dup.second.column, dup.second.end_line, dup.second.end_column
-                ),
-                f"`{dup.key}` is written twice in this block (first on line {dup.first.line}). "
-                "Weval refuses the whole file when a key is repeated. Keep one of them.",
-            )
-        ctx.blanked = loaded.blanked
-        if loaded.docs or not loaded.syntax:
-            run_parser(ctx, loaded.docs)
-        for rule in rules:
-            try:
-                rule(ctx)
-            except Exception:
-                if strict:
-                    raise
-                logger.exception("lint rule %s failed", getattr(rule, "__name__", rule))
-        found = _finish(ctx, bom)
-        del ctx, loaded  # free the document tree while the collector is still paused
-    return found
+    try:
+        check_input_size(body, max_input_bytes(ctx.settings))
+    except BlueprintError as exc:  # too large to read at all: say so, and nothing else
+        ctx.add("yaml-syntax", Span(1, 1, 1, 1), exc.message)
+        return _finish(ctx, bom)
+    loaded = load_documents(ctx.src, fmt)
+    for problem in loaded.syntax:
+        ctx.add("yaml-syntax", problem.span, problem.message)
+    for dup in loaded.duplicates:
+        ctx.add(
+            "duplicate-key",
+            Span(dup.second.line, dup.second.column, dup.second.end_line, dup.second.end_column),
+            f"`{excerpt(dup.key, quote=False)}` is written twice in this block (first on line {dup.first.line}). "
+            "Weval refuses the whole file when a key is repeated. Keep one of them.",
+        )
+    ctx.blanked = loaded.blanked
+    if loaded.docs or not loaded.syntax:
+        run_parser(ctx, loaded.docs)
+    for rule in rules:
+        try:
+            rule(ctx)
+        except Exception:
+            if strict:
+                raise
+            logger.exception("lint rule %s failed", getattr(rule, "__name__", rule))
+    return _finish(ctx, bom)
 
 
 def _finish(ctx: LintContext, bom: bool) -> list[Diagnostic]:
@@ -95,10 +98,16 @@ def _finish(ctx: LintContext, bom: bool) -> list[Diagnostic]:
     unique: dict[tuple[object, ...], Diagnostic] = {}
     for d in found:
         unique.setdefault((*d.sort_key(), d.message), d)
-    out = [unique[key] for key in sorted(unique)]
+    out = [_bounded(unique[key]) for key in sorted(unique)]
     if bom:
         out = [_shift(d) for d in out]
     return out
+
+
+def _bounded(d: Diagnostic) -> Diagnostic:
+    """Cut an overlong message (a rule that quoted too much of the input) to a bounded one."""
+    message = bounded_message(d.message)
+    return d if message is d.message else d.model_copy(update={"message": message})
 
 
 def _shift(d: Diagnostic) -> Diagnostic:
