@@ -35,6 +35,14 @@ def page(browser: Any, studio: Studio) -> Iterator[Any]:
     context.close()
 
 
+def quiet(page: Any) -> None:
+    """Wait until no script runs and no element is stale (the page is not being redrawn)."""
+    page.wait_for_function(
+        """() => !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]')""",
+        timeout=60_000,
+    )
+
+
 def ace(page: Any) -> Any:
     return page.frame_locator(FRAME).locator("#REACT_ACE_EDITOR")
 
@@ -78,8 +86,10 @@ def test_enter_after_a_word_the_document_contains_makes_a_new_line(page: Any, st
     for typed in ("- id: th", "typo"):
         page.keyboard.type(typed)
         time.sleep(0.8)  # long enough for a live completion popup to open
+        quiet(page)  # and for the typed text's round trip to the server to end
         page.keyboard.press("Enter")
-    time.sleep(0.5)
+        time.sleep(0.3)
+    quiet(page)
     after = ace(page).evaluate("el => el.env.editor.getValue()")
     assert after.startswith(before)
     assert re.fullmatch(r"- id: th\n\s*typo\n\s*", after[len(before) :]), after[len(before) :]
