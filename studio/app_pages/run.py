@@ -11,7 +11,7 @@ from engine.errors import BlueprintError
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
-from studio import markers, prefs, runs, services, share, state
+from studio import live_run, markers, prefs, runs, services, share, state
 from studio.components import run_memory
 from studio.components.common import no_such_run, notice, status_badge
 from studio.textsafe import safe_markdown
@@ -410,11 +410,21 @@ def _last_run_link(run_id: str) -> None:
     )
 
 
+def _running_elsewhere() -> str | None:
+    """The open blueprint's run in progress (or any, with none open), for a new tab."""
+    text = state.get_text()
+    parsed = services.parse(text, state.source()) if text is not None else None
+    title = parsed.title if isinstance(parsed, Blueprint) else None
+    recent = services.store().list_runs(limit=20)
+    return live_run.newest_active(recent, _active, text=text, title=title)
+
+
 def main() -> None:
     """Render the Run page.
 
-    A run named in the link (`?run=<id>`), or the session's run while it is still going, is
-    shown for watching, stopping and resuming; otherwise the page sets up a new run.
+    A run named in the link (`?run=<id>`), the session's run while it is still going, or (in
+    a new tab) the open blueprint's run in progress is shown for watching, stopping and
+    resuming; otherwise the page sets up a new run.
     """
     st.title("Run")
     notice()
@@ -427,6 +437,8 @@ def main() -> None:
         record = services.store().get_run(last)
         if record is not None and _active(record):
             run_id = last
+    if run_id is None and wanted is None:
+        run_id = _running_elsewhere()
     if run_id is not None:
         state.set_run_id(run_id)
         if st.query_params.get("run") != run_id:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
+from engine.store import Store
 from studio import prefs, state
-from tests.studio.helpers import app, example
+from tests.studio.helpers import app, buttons, example, wait_for_status
 
 
 def _run_page(text: str, source: str | None = None):
@@ -74,3 +75,50 @@ def test_prefs_file_is_bounded_and_a_damaged_file_reads_as_empty(tmp_path):
     assert prefs.load(tmp_path, "title:y") == prefs.RunPrefs(models=("ok",), judging="default")
     assert prefs.blueprint_key(None, " ", "d1") == "draft:d1"
     assert prefs.blueprint_key(None, None, None) is None
+
+
+# --- 2. a new tab at the Run page shows the run in progress -----------------------------
+
+
+def at_setup(at) -> bool:
+    """Whether the Run page is setting up a run (its models picker is on screen)."""
+    return bool([m for m in at.multiselect if m.label == "Models to run"])
+
+
+def _slow_blueprint(title: str, n: int = 100) -> str:
+    lines = [f"title: {title}", "---"]
+    for i in range(n):
+        lines += [f"- id: q{i}", f"  prompt: question {i}", "  should:", "    - $contains: New"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(llm_env, scripted_llm):
+    scripted_llm.latency_ms = 250
+    text = _slow_blueprint("slow")
+    first = _run_page(text)
+    first.multiselect(key="run_models").set_value(["openai:fake-a", "openai:fake-b"]).run()
+    buttons(first, "Start run")[0].click().run()
+    run_id = first.session_state[state.RUN_ID]
+    store = Store()
+    wait_for_status(store, run_id, ("running",))
+    try:
+        # a new tab: a new session, no run in the link, no blueprint open
+        tab = app()
+        tab.switch_page("app_pages/run.py").run()
+        assert not tab.exception
+        assert tab.query_params["run"] in (run_id, [run_id])
+        assert buttons(tab, "Stop")
+        assert len(tab.get("progress")) == 1
+        # a new tab with the same blueprint open (its draft restored) shows it too
+        same = _run_page(text)
+        assert same.query_params["run"] in (run_id, [run_id])
+        # one with another blueprint open sets up a run of that one
+        other = _run_page(_slow_blueprint("another", 2))
+        assert "run" not in other.query_params
+        assert not buttons(other, "Stop")
+        assert at_setup(other)
+    finally:
+        scripted_llm.latency_ms = 0
+        first.run()
+        buttons(first, "Stop")[0].click().run()
+        wait_for_status(store, run_id, ("stopped", "completed"))
