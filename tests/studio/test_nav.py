@@ -7,7 +7,7 @@ import json
 
 from engine.store import Store
 from studio import prefs, state
-from tests.studio.helpers import app, buttons, example, wait_for_status
+from tests.studio.helpers import app, buttons, example, make_run, texts, wait_for_status
 
 
 def _run_page(text: str, source: str | None = None):
@@ -122,3 +122,65 @@ def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(llm_env, scripted_l
         first.run()
         buttons(first, "Stop")[0].click().run()
         wait_for_status(store, run_id, ("stopped", "completed"))
+
+
+# --- 3. a heatmap cell opens that prompt × model ----------------------------------------
+
+
+def _results_page(run_id: str):
+    at = app()
+    at.query_params["run"] = run_id
+    at.switch_page("app_pages/results.py").run()
+    assert not at.exception
+    return at
+
+
+def test_a_heatmap_cell_opens_that_prompt_and_model(llm_env):
+    run_id = make_run(
+        Store(), example("functions.yml"), ["ideal", "openai:fake-a"], environ=llm_env
+    )
+    at = _results_page(run_id)
+    heat = at.dataframe[0].value
+    prompts, columns = list(heat.index), list(heat.columns)
+    assert len(prompts) >= 2
+    at.session_state["heatmap-table"] = {"selection": {"cells": [(1, columns[1])]}}
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="res_prompt").value == prompts[1]
+    assert at.session_state["res_tab"] == "Why this score"
+    assert str(at.selectbox(key="res_model").value).startswith("openai:fake-a")
+    assert at.query_params["prompt"] in (prompts[1], [prompts[1]])
+    # picking another prompt afterwards is not undone by the cell still selected
+    at.selectbox(key="res_prompt").set_value(prompts[0]).run()
+    assert at.selectbox(key="res_prompt").value == prompts[0]
+
+
+# --- 4. "Answers side by side" lets the user pick the models ----------------------------
+
+
+def _answer_boxes(at) -> list[str]:
+    """The names heading the answers shown side by side."""
+    return [t for t in texts(at, "markdown") if t in ("**ideal**",) or t.startswith("**openai:")]
+
+
+def test_answers_side_by_side_shows_the_models_picked(llm_env):
+    models = ["ideal", "openai:fake-a", "openai:fake-b", "openai:fake-c"]
+    run_id = make_run(Store(), example("functions.yml"), models, environ=llm_env)
+    at = _results_page(run_id)
+    at.session_state["res_tab"] = "Answers side by side"
+    at.run()
+    picker = at.multiselect(key="res_side_models")
+    assert len(picker.value) == 3  # the first few, one row
+    shown = _answer_boxes(at)
+    assert shown == ["**ideal**", "**openai:fake-a**", "**openai:fake-b**"]
+    picker.set_value([picker.value[0], next(m for m in picker.options if "fake-c" in m)]).run()
+    shown = _answer_boxes(at)
+    assert any("fake-c" in b for b in shown) and not any("fake-a" in b for b in shown)
+    # the pick survives a visit to another tab
+    at.session_state["res_tab"] = "Time & cost"
+    at.run()
+    at.session_state["res_tab"] = "Answers side by side"
+    at.run()
+    assert any("fake-c" in b for b in _answer_boxes(at))
+    at.multiselect(key="res_side_models").set_value([]).run()
+    assert any("Pick at least one model" in i for i in texts(at, "info"))
