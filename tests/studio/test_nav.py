@@ -184,3 +184,14 @@ def test_answers_side_by_side_shows_the_models_picked(llm_env):
     assert any("fake-c" in b for b in _answer_boxes(at))
     at.multiselect(key="res_side_models").set_value([]).run()
     assert any("Pick at least one model" in i for i in texts(at, "info"))
+
+
+# --- 5. the share link has a copy button ------------------------------------------------
+
+
+def test_the_share_link_is_in_a_box_with_a_copy_button(or_paths_run):
+    _store, run_id = or_paths_run
+    at = _results_page(run_id)
+    (box,) = [c for c in at.code if "/results?run=" in str(c.value)]
+    assert box.value == f"/results?run={run_id}"  # AppTest has no URL: the path alone
+    assert box.language in (None, "", "plaintext")
