@@ -99,7 +99,7 @@ def save(folder: Path, key: str, prefs: RunPrefs) -> None:
     path = folder / FILE_NAME
     entries = _read(path)
     entries.pop(key, None)
-    entries[key] = prefs.to_json()
+    entries[key] = (RunPrefs.from_json(prefs.to_json()) or prefs).to_json()  # capped
     kept = dict(list(entries.items())[-MAX_ENTRIES:])
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -73,6 +73,9 @@ def test_prefs_file_is_bounded_and_a_damaged_file_reads_as_empty(tmp_path):
     hostile = {"title:y": {"models": ["a" * 5000, 3, "ok"] * 100, "judging": "<b>", "judges": 1}}
     (tmp_path / prefs.FILE_NAME).write_text(json.dumps(hostile), encoding="utf-8")
     assert prefs.load(tmp_path, "title:y") == prefs.RunPrefs(models=("ok",), judging="default")
+    many = prefs.RunPrefs(models=tuple(f"m{i}" for i in range(1000)))
+    prefs.save(tmp_path, "title:z", many)
+    assert len(prefs.load(tmp_path, "title:z").models) == prefs.MAX_ITEMS
     assert prefs.blueprint_key(None, " ", "d1") == "draft:d1"
     assert prefs.blueprint_key(None, None, None) is None
 
