@@ -120,11 +120,9 @@ def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(llm_env, scripted_l
         assert "run" not in other.query_params
         assert not buttons(other, "Stop")
         assert at_setup(other)
-    finally:
+    finally:  # let it finish quickly (stopping a run is tested elsewhere)
         scripted_llm.latency_ms = 0
-        first.run()
-        buttons(first, "Stop")[0].click().run()
-        wait_for_status(store, run_id, ("stopped", "completed"))
+        wait_for_status(store, run_id, ("completed",), timeout=60)
 
 
 # --- 3. a heatmap cell opens that prompt × model ----------------------------------------

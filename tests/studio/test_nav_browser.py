@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.run import RunOptions
-from engine.run.service import run_in_thread, stop_run
+from engine.run.service import run_in_thread
 from engine.store import Store
 from studio import runs
 from tests.fakes.llm_server import FakeLLM
@@ -124,7 +124,6 @@ def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(
         page.get_by_role("button", name="Stop").wait_for()
         page.get_by_text(re.compile(r"\d+ of 60 answers scored")).first.wait_for()
         page.wait_for_url(re.compile(rf".*run={prepared.run_id}"))
-    finally:
+    finally:  # let it finish quickly (stopping a run is tested elsewhere)
         fake.latency_ms = 0
-        stop_run(prepared.run_id)
-        wait_for_status(store, prepared.run_id, ("stopped", "completed"))
+        wait_for_status(store, prepared.run_id, ("completed",), timeout=60)
