@@ -9,6 +9,7 @@ from engine.store import RunRecord
 from studio import runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
 from studio.components.results_view import init_view, render_results
+from studio.components.share_link import share_box
 from studio.navigation import PAGES
 from studio.resultdata import Results
 from studio.textsafe import safe_markdown
@@ -121,12 +122,7 @@ def _run_header(run: RunRecord) -> None:
             icon=":material/play_circle:",
             query_params={"run": run.id},
         )
-    link = _share_link(run.id)
-    st.markdown("**Share these results**")
-    if "`" in link:
-        st.text(link)
-    else:
-        st.markdown(f"`{link}`")
+    share_box(_share_link(run.id))
     st.caption(
         "Anyone who can reach this studio can open the link (read-only). To share with "
         "anyone else, download the report below: one HTML file that opens offline."

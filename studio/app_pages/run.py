@@ -11,7 +11,8 @@ from engine.errors import BlueprintError
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
-from studio import markers, runs, services, share, state
+from studio import live_run, markers, prefs, runs, services, share, state
+from studio.components import run_memory
 from studio.components.common import no_such_run, notice, status_badge
 from studio.textsafe import safe_markdown
 
@@ -182,12 +183,15 @@ def _model_options(bp: Blueprint) -> tuple[list[str], list[str]]:
 
 def _choice(bp: Blueprint) -> runs.RunChoice | None:
     options, default = _model_options(bp)
-    key = f"{MODELS}-{'|'.join(default)}"
+    memory_key = prefs.blueprint_key(bp.title, state.source(), state.draft_id())
+    kept = run_memory.recall(
+        memory_key, default, models_key=MODELS, judging_key=JUDGING, judges_key=JUDGES
+    )
+    options = list(dict.fromkeys([*options, *kept.models]))
     models = st.multiselect(
         "Models to run",
         options,
-        default=[m for m in default if m in options],
-        key=key,
+        key=MODELS,
         accept_new_options=True,
         placeholder="Type a model id, e.g. openai:gpt-4.1-mini, and press Enter",
         help=(
@@ -199,6 +203,7 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
     text_points = sum(1 for p in bp.prompts for pt in p.points if pt.fn is None)
     judging = "none"
     judges: tuple[str, ...] | None = None
+    picked = list(kept.judges)
     if text_points:
         defaults, custom = judges_for(bp, None)
         judging = (
@@ -218,15 +223,12 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
         elif judging == "custom":
             picked = st.multiselect(
                 "Judge models",
-                list(dict.fromkeys([*models, *(j.model for j in defaults)])),
+                list(dict.fromkeys([*models, *(j.model for j in defaults), *kept.judges])),
                 key=JUDGES,
                 accept_new_options=True,
                 placeholder="Type a judge model id and press Enter",
             )
             judges = tuple(str(j) for j in picked) or None
-            if judges is None:
-                st.warning("Pick at least one judge model, or choose another judging option.")
-                return None
         else:
             st.caption(
                 "Points written in words will show as “needs a judge” and are left out of "
@@ -234,6 +236,18 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
             )
     else:
         st.caption("Every point is checked by a function: no judge is needed.")
+    run_memory.remember(
+        memory_key,
+        kept,
+        prefs.RunPrefs(
+            models=tuple(str(m) for m in models),
+            judging=str(st.session_state.get(JUDGING) or kept.judging),
+            judges=tuple(str(j) for j in picked),
+        ),
+    )
+    if judging == "custom" and judges is None:
+        st.warning("Pick at least one judge model, or choose another judging option.")
+        return None
     with st.expander("More options"):
         use_cache = st.checkbox(
             "Reuse answers already saved (no new calls for them)",
@@ -396,11 +410,21 @@ def _last_run_link(run_id: str) -> None:
     )
 
 
+def _running_elsewhere() -> str | None:
+    """The open blueprint's run in progress (or any, with none open), for a new tab."""
+    text = state.get_text()
+    parsed = services.parse(text, state.source()) if text is not None else None
+    title = parsed.title if isinstance(parsed, Blueprint) else None
+    recent = services.store().list_runs(limit=20)
+    return live_run.newest_active(recent, _active, text=text, title=title)
+
+
 def main() -> None:
     """Render the Run page.
 
-    A run named in the link (`?run=<id>`), or the session's run while it is still going, is
-    shown for watching, stopping and resuming; otherwise the page sets up a new run.
+    A run named in the link (`?run=<id>`), the session's run while it is still going, or (in
+    a new tab) the open blueprint's run in progress is shown for watching, stopping and
+    resuming; otherwise the page sets up a new run.
     """
     st.title("Run")
     notice()
@@ -413,6 +437,8 @@ def main() -> None:
         record = services.store().get_run(last)
         if record is not None and _active(record):
             run_id = last
+    if run_id is None and wanted is None:
+        run_id = _running_elsewhere()
     if run_id is not None:
         state.set_run_id(run_id)
         if st.query_params.get("run") != run_id:

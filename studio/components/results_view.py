@@ -12,6 +12,7 @@ import streamlit as st
 
 from engine.report import comparison_csv, render_html
 from studio import figures, services
+from studio.components import cell_pick, sidebyside
 from studio.components.common import conversation
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
 from studio.textsafe import one_line, safe_markdown
@@ -36,6 +37,8 @@ TAB_KEY = "res_tab"
 PAGE_KEY = "res_page"
 PROMPT_KEY = "res_prompt"
 MODEL_KEY = "res_model"
+HEATMAP_KEY = "heatmap-table"
+HEATMAP_SEEN = "res_heatmap_seen"
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
@@ -186,18 +189,27 @@ def prompts_overview(results: Results) -> list[str]:
     with cols[0]:
         st.caption(
             f"Prompts {first}–{first + len(page_ids) - 1} of {total}. Each cell is one model's "
-            "score on one prompt (1 = every point met); “failed” means no answer was generated."
+            "score on one prompt (1 = every point met); “failed” means no answer was generated. "
+            "Select a cell to look closer at that prompt and model."
         )
-    st.dataframe(
-        figures.heatmap_table(
-            page_ids,
-            [results.names[m] for m in results.models],
-            results.matrix(page_ids),
-            results.status_matrix(page_ids),
-        ),
-        key="heatmap-table",
-        height=min(40 + 35 * len(page_ids), 760),
+    table = figures.heatmap_table(
+        page_ids,
+        [results.names[m] for m in results.models],
+        results.matrix(page_ids),
+        results.status_matrix(page_ids),
     )
+    event = st.dataframe(
+        table,
+        key=HEATMAP_KEY,
+        height=min(40 + 35 * len(page_ids), 760),
+        on_select="rerun",
+        selection_mode="single-cell",
+    )
+    cell = cell_pick.new_cell(event, HEATMAP_SEEN, len(page_ids), list(table.columns))
+    if cell is not None:  # a cell opens that prompt × model below, with its explanation
+        st.session_state[PROMPT_KEY] = page_ids[cell[0]]
+        st.session_state[MODEL_KEY] = results.models[cell[1]]
+        st.session_state[TAB_KEY] = TABS[1]
     return page_ids
 
 
@@ -249,7 +261,7 @@ def _explain(results: Results, pid: str, model: str, run_id: str | None) -> None
 
 def _responses(results: Results, pid: str) -> None:
     ideal = results.ideal(pid)
-    models = results.models
+    models = sidebyside.pick_models(results.models, results.names)
     per_row = 3
     for start in range(0, len(models), per_row):
         cols = st.columns(per_row)

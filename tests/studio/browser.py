@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,6 +121,16 @@ def stop_studio(studio: Studio) -> None:
         except subprocess.TimeoutExpired:
             studio.proc.kill()
             studio.proc.wait(5)
+
+
+@contextmanager
+def running_studio(home: Path, env_extra: dict[str, str]) -> Iterator[Studio]:
+    """A studio server for the length of a `with` block (its log in `home/studio.log`)."""
+    server = start_studio(home, env_extra, home / "studio.log")
+    try:
+        yield server
+    finally:
+        stop_studio(server)
 
 
 @pytest.fixture(scope="module")
