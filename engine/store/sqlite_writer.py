@@ -241,9 +241,14 @@ class SQLiteWriter:
 
     def _fail_all(self, error: StoreError) -> None:
         while (item := self._queue.get()) is not None:
-            item[1].set_exception(error)
+            if item[1].set_running_or_notify_cancel():
+                item[1].set_exception(error)
 
     def _apply(self, conn: sqlite3.Connection, items: list[tuple[_Write, Future[None]]]) -> None:
+        # A waiter may give up (its task cancelled) while its write is queued: the write is
+        # still made (the data is kept), but a cancelled future is never settled. Marking the
+        # others running first means they can no longer be cancelled before they are settled.
+        live = {id(future) for _, future in items if future.set_running_or_notify_cancel()}
         failed: list[tuple[Future[None], StoreError]] = []
         done: list[Future[None]] = []
         try:
@@ -273,9 +278,12 @@ class SQLiteWriter:
                     conn.execute("ROLLBACK")
             error = store_error(self._path, exc, writing=True)
             for _, future in items:
-                future.set_exception(error)
+                if id(future) in live:
+                    future.set_exception(error)
             return
         for future in done:
-            future.set_result(None)
+            if id(future) in live:
+                future.set_result(None)
         for future, err in failed:
-            future.set_exception(err)
+            if id(future) in live:
+                future.set_exception(err)

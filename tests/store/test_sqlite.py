@@ -91,3 +91,19 @@ def test_cli_run_on_a_damaged_store_or_unusable_home_exits_2_without_a_traceback
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert "BLUEPRINT_HOME" in out.stderr
+
+
+def test_a_write_whose_waiter_gave_up_is_kept_and_the_writer_goes_on(tmp_path):
+    """A run stopping cancels the futures it awaited; the writer must neither die nor drop them."""
+    store = SQLiteStore(tmp_path / "s.db")
+    writer = store.writer()
+    futures = [
+        writer.record_call(None, CacheEntry(f"k{i}", "generate", "m", f'{{"text": "{i}"}}'))
+        for i in range(300)
+    ]
+    cancelled = sum(f.cancel() for f in futures)  # those the thread has not taken yet
+    last = writer.record_call(None, CacheEntry("last", "generate", "m", '{"text": "z"}'))
+    last.result(timeout=10)  # the writer thread is alive and still writing
+    writer.close()
+    assert cancelled > 0, "the thread took every write before the test could cancel one"
+    assert len(store.cache_lookup([f"k{i}" for i in range(300)])) == 300  # nothing was dropped
