@@ -7,7 +7,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from studio import prefs, services
+from engine.settings import home_dir
+from studio import prefs
 
 __all__ = ["FOR_KEY", "recall", "remember"]
 
@@ -16,7 +17,7 @@ FOR_KEY = "run_choices_for"
 
 
 def _folder() -> Path:
-    return services.store().path.parent
+    return home_dir()  # beside the personal store, `$BLUEPRINT_HOME`
 
 
 def recall(

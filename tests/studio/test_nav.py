@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from engine.store import Store
+from engine.store import open_store
 from studio import prefs, state
 from tests.studio.helpers import app, buttons, example, make_run, texts, wait_for_status
 
@@ -102,7 +102,7 @@ def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(llm_env, scripted_l
     first.multiselect(key="run_models").set_value(["openai:fake-a", "openai:fake-b"]).run()
     buttons(first, "Start run")[0].click().run()
     run_id = first.session_state[state.RUN_ID]
-    store = Store()
+    store = open_store()
     wait_for_status(store, run_id, ("running",))
     try:
         # a new tab: a new session, no run in the link, no blueprint open
@@ -138,7 +138,7 @@ def _results_page(run_id: str):
 
 def test_a_heatmap_cell_opens_that_prompt_and_model(llm_env):
     run_id = make_run(
-        Store(), example("functions.yml"), ["ideal", "openai:fake-a"], environ=llm_env
+        open_store(), example("functions.yml"), ["ideal", "openai:fake-a"], environ=llm_env
     )
     at = _results_page(run_id)
     heat = at.dataframe[0].value
@@ -166,7 +166,7 @@ def _answer_boxes(at) -> list[str]:
 
 def test_answers_side_by_side_shows_the_models_picked(llm_env):
     models = ["ideal", "openai:fake-a", "openai:fake-b", "openai:fake-c"]
-    run_id = make_run(Store(), example("functions.yml"), models, environ=llm_env)
+    run_id = make_run(open_store(), example("functions.yml"), models, environ=llm_env)
     at = _results_page(run_id)
     at.session_state["res_tab"] = "Answers side by side"
     at.run()

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from engine.run import RunOptions
 from engine.run.service import run_in_thread
-from engine.store import Store
+from engine.store import open_store
 from studio import runs
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.a11y import axe_source, serious_violations
@@ -40,7 +40,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def run_id(home: Path, fake: FakeLLM) -> str:
     """A completed run of two prompts × two models (`ideal` and a fake one)."""
-    store = Store(home / "studio.db")
+    store = open_store(home / "studio.db")
     return make_run(store, example("functions.yml"), ["ideal", "openai:fake-a"], environ=fake.env())
 
 
@@ -101,7 +101,7 @@ def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(
     lines = ["title: slow in the browser", "---"]
     for i in range(60):
         lines += [f"- id: q{i}", f"  prompt: question {i}", "  should:", "    - $contains: New"]
-    store = Store(studio.home / "studio.db")
+    store = open_store(studio.home / "studio.db")
     prepared = runs.prepare(
         store,
         "\n".join(lines) + "\n",
