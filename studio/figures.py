@@ -16,6 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
+from engine.jsvalues import format_score
 from engine.scoring import GroupExplanation, PathExplanation, PointLine, ScoreExplanation
 from studio.resultdata import path_names
 from studio.textsafe import one_line
@@ -104,7 +105,7 @@ def heatmap_table(
         out = []
         for j, value in enumerate(row):
             if value is not None:
-                out.append(f"{value:.2f}")
+                out.append(format_score(value))
             else:
                 status = statuses[i][j] if statuses is not None else "missing"
                 out.append(words.get(status, "–"))
@@ -155,7 +156,7 @@ def _point_bar(p: PointLine) -> ExplanationBar:
     return ExplanationBar(
         label=f"{p.index + 1}. {plot_text(p.text, 50)}",
         value=p.score,
-        text=f"{p.score:.2f} × weight {_weight(p.weight)}{inverted}",
+        text=f"{format_score(p.score)} × weight {_weight(p.weight)}{inverted}",
         kind="point",
         hover=plot_text(p.text, 300) + inverted,
     )
@@ -165,9 +166,11 @@ def _mean_text(points: Sequence[PointLine], result: float | None) -> str:
     counted = [p for p in points if p.score is not None]
     if not counted or result is None:
         return "nothing scored"
-    terms = " + ".join(f"{p.score:.2f}×{_weight(p.weight)}" for p in counted if p.score is not None)
+    terms = " + ".join(
+        f"{format_score(p.score)}×{_weight(p.weight)}" for p in counted if p.score is not None
+    )
     total = sum(p.weight for p in counted)
-    return f"({terms}) ÷ {_weight(total)} = {result:.3f}"
+    return f"({terms}) ÷ {_weight(total)} = {format_score(result, 3)}"
 
 
 def explanation_bars(expl: ScoreExplanation) -> list[ExplanationBar]:
@@ -187,7 +190,7 @@ def explanation_bars(expl: ScoreExplanation) -> list[ExplanationBar]:
                 ExplanationBar(
                     label="= Required points",
                     value=group.score,
-                    text=f"{group.score:.3f} (weighted mean)",
+                    text=f"{format_score(group.score, 3)} (weighted mean)",
                     kind="required",
                     hover=_mean_text(group.points, group.score),
                 )

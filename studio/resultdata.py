@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
+from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.run import comparison_from_rows
@@ -103,7 +104,7 @@ def group_label(
 
 def shown(value: float | str) -> str:
     """A score as a table shows it ("0.75"), or the word that stands in for it."""
-    return f"{value:.2f}" if isinstance(value, int | float) else value
+    return format_score(value) if isinstance(value, int | float) else value
 
 
 def page_count(total: int, size: int = PAGE_SIZE) -> int:
@@ -323,7 +324,7 @@ class Results:
             return "no result"
         a = cell.assessments[index]
         if a.counts and a.coverage_extent is not None:
-            return round(a.coverage_extent, 3)
+            return a.coverage_extent
         if a.status == "unverified":
             return "needs a judge" if a.kind == "text" else "unverified"
         return "errored"
@@ -352,7 +353,7 @@ class Results:
                     "Score": shown(self.point_value(prompt_id, model, index)),
                     "Why": why,
                     "Judges": "; ".join(
-                        f"{j.judge_model_id}: {j.coverage_extent:.2f}" for j in judges
+                        f"{j.judge_model_id}: {format_score(j.coverage_extent)}" for j in judges
                     ),
                 }
             )

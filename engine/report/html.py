@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.output import printable
@@ -47,7 +48,7 @@ def _e(value: object) -> str:
 
 
 def _num(value: float | None, digits: int = 2) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
+    return format_score(value, digits, "–")
 
 
 def _color(score: float | None) -> str:
@@ -176,8 +177,10 @@ def _mean(points: Sequence[PointLine], result: float | None) -> str:
     counted = [p for p in points if p.score is not None]
     if not counted or result is None:
         return "nothing scored"
-    terms = " + ".join(f"{p.score:.2f}×{p.weight:g}" for p in counted if p.score is not None)
-    return f"({terms}) ÷ {sum(p.weight for p in counted):g} = {result:.3f}"
+    terms = " + ".join(
+        f"{format_score(p.score)}×{p.weight:g}" for p in counted if p.score is not None
+    )
+    return f"({terms}) ÷ {sum(p.weight for p in counted):g} = {format_score(result, 3)}"
 
 
 def _group_lines(group: GroupExplanation) -> list[str]:
@@ -237,7 +240,7 @@ def _cell_section(
         judgements = a.individual_judgements or []
         reasons = (
             "<br>".join(
-                f"{_e(j.judge_model_id)} ({j.coverage_extent:.2f}): {_e(j.reflection)}"
+                f"{_e(j.judge_model_id)} ({format_score(j.coverage_extent)}): {_e(j.reflection)}"
                 for j in judgements
             )
             if judgements

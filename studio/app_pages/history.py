@@ -6,6 +6,7 @@ from typing import Any
 
 import streamlit as st
 
+from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.store import RunRecord
 from studio import runs, services, share, state
@@ -23,7 +24,7 @@ def _scores(run: RunRecord) -> str:
         summary.items(), key=lambda kv: -((kv[1] or {}).get("average") or 0.0)
     ):
         average = (stats or {}).get("average")
-        shown = f"{average:.2f}" if isinstance(average, int | float) else "—"
+        shown = format_score(average) if isinstance(average, int | float) else "—"
         parts.append(f"{base_model_id(str(model))} {shown}")
     return " · ".join(parts)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from engine.jsvalues import format_score
 from engine.report import comparison_csv, render_html
 from studio import figures, services
 from studio.components.common import conversation
@@ -40,8 +41,8 @@ MODEL_KEY = "res_model"
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
-    """`value` with `digits` decimals, or "—" when there is none."""
-    return "—" if value is None else f"{value:.{digits}f}"
+    """`value` with `digits` decimals (JavaScript's `toFixed`), or "—" when there is none."""
+    return format_score(value, digits)
 
 
 def _usage_dict(results: Results) -> dict[tuple[str, str], dict[str, Any]]:
