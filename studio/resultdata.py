@@ -20,6 +20,7 @@ from engine.blueprint import Blueprint
 from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
+from engine.report.numbering import point_kinds, point_numbers
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
 
@@ -292,6 +293,12 @@ class Results:
                 return list(cell.assessments)
         return []
 
+    def point_numbers(self, prompt_id: str, model: str | None = None) -> list[int]:
+        """Each point's number as the blueprint writes it (the judges' records use it too)."""
+        cell = self.cell(prompt_id, model) if model is not None else None
+        points = list(cell.assessments) if cell is not None else self.points(prompt_id)
+        return point_numbers(points, point_kinds(self.comparison.config, prompt_id))
+
     def point_grid(self, prompt_id: str) -> list[dict[str, Any]]:
         """One row per point: the point, its group and weight, and each model's score.
 
@@ -301,9 +308,10 @@ class Results:
         rows: list[dict[str, Any]] = []
         points = self.points(prompt_id)
         names = path_names(p.path_id for p in points)
+        numbers = self.point_numbers(prompt_id)
         for index, point in enumerate(points):
             row: dict[str, Any] = {
-                "#": index + 1,
+                "#": numbers[index],
                 "Point": point.key_point_text,
                 "Group": group_label(point.path_id, point.is_inverted, names),
                 "Weight": point.multiplier,
@@ -336,6 +344,7 @@ class Results:
             return []
         rows: list[dict[str, Any]] = []
         names = path_names(a.path_id for a in cell.assessments)
+        numbers = self.point_numbers(prompt_id, model)
         for index, a in enumerate(cell.assessments):
             judges = a.individual_judgements or []
             why = (
@@ -347,7 +356,7 @@ class Results:
                 why = f"{why}\n{a.error}".strip()
             rows.append(
                 {
-                    "#": index + 1,
+                    "#": numbers[index],
                     "Point": a.key_point_text,
                     "Group": group_label(a.path_id, a.is_inverted, names),
                     "Score": shown(self.point_value(prompt_id, model, index)),

@@ -18,6 +18,7 @@ from typing import Any
 from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
 from engine.scoring.aggregate import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
@@ -164,13 +165,13 @@ def _score_table(
     )
 
 
-def _point_row(line: PointLine, group: str, extra: str = "") -> str:
+def _point_row(line: PointLine, number: int, group: str, extra: str = "") -> str:
     score = (
         f"<td class=num>{_num(line.score)}</td>"
         if line.score is not None
         else f"<td class=left>left out: {_e(line.reason or line.status)}</td>"
     )
-    return f"<tr><td class=num>{line.index + 1}</td><td>{_e(line.text)}</td><td>{_e(group)}</td><td class=num>{line.weight:g}</td>{score}{extra}</tr>"
+    return f"<tr><td class=num>{number}</td><td>{_e(line.text)}</td><td>{_e(group)}</td><td class=num>{line.weight:g}</td>{score}{extra}</tr>"
 
 
 def _mean(points: Sequence[PointLine], result: float | None) -> str:
@@ -226,7 +227,8 @@ def _cell_section(
         )
     expl = cell.explain()
     names = _path_names(a.path_id for a in cell.assessments)
-    rows = []
+    numbers = point_numbers(cell.assessments, point_kinds(comparison.config, pid))
+    rows: list[str] = []
     for index, a in enumerate(cell.assessments):
         line = next(
             (
@@ -249,7 +251,8 @@ def _cell_section(
         error = f"<br><span class=err>{_e(a.error)}</span>" if a.error else ""
         why = f"<td>{reasons}{error}</td>"
         if line is not None:
-            rows.append(_point_row(line, _group_name(a.path_id, a.is_inverted, names), why))
+            group = _group_name(a.path_id, a.is_inverted, names)
+            rows.append(_point_row(line, numbers[index], group, why))
     steps = [line for g in expl.groups for line in _group_lines(g)]
     steps.append(f"Final score: {_e(expl.formula)}")
     answer = (

@@ -216,7 +216,7 @@ def _explain(results: Results, pid: str, model: str, run_id: str | None) -> None
         return
     st.metric("Score", _fmt(expl.score), help="The number the leaderboard uses for this cell.")
     st.plotly_chart(
-        figures.explanation_figure(expl),
+        figures.explanation_figure(expl, results.point_numbers(pid, model)),
         config={"displayModeBar": False},
         key=f"explain-chart-{pid}-{model}",
     )
