@@ -21,6 +21,7 @@ from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
+from engine.report.ranking import ranked
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
 
@@ -101,6 +102,18 @@ def group_label(
     if path_id:
         label = (names or path_names([path_id])).get(path_id, path_id)
     return f"{label} (should not)" if inverted else label
+
+
+def _average(row: LeaderRow) -> float | None:
+    return row.average
+
+
+def _scored(row: LeaderRow) -> int:
+    return row.scored
+
+
+def _name(row: LeaderRow) -> str:
+    return row.name
 
 
 def shown(value: float | str) -> str:
@@ -199,7 +212,7 @@ class Results:
         return "scored" if cell.score is not None else "unscored"
 
     def leaderboard(self) -> list[LeaderRow]:
-        """Every model, best average first (models with no average last)."""
+        """Every model, best first (`engine.report.ranking`: fewer prompts scored ranks after)."""
         rows: list[LeaderRow] = []
         for model in self.models:
             s = self._summaries.get(model)
@@ -223,7 +236,7 @@ class Results:
                     mean_latency_ms=sum(latencies) / len(latencies) if latencies else None,
                 )
             )
-        return sorted(rows, key=lambda r: (r.average is None, -(r.average or 0.0), r.name))
+        return ranked(rows, _average, _scored, _name)
 
     def page(self, number: int, size: int = PAGE_SIZE) -> list[str]:
         """The prompt ids on a 1-based page."""

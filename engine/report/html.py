@@ -20,6 +20,7 @@ from engine.modelids import base_model_id
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
+from engine.report.ranking import coverage_note, ranked
 from engine.scoring.aggregate import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
 
@@ -110,22 +111,23 @@ def _messages(raw: Any) -> list[tuple[str, str | None]]:
 
 def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str]) -> str:
     summaries = comparison.summaries()
-    ranked = sorted(
+    order = ranked(
         models,
-        key=lambda m: (
-            summaries.get(m) is None or summaries[m].average is None,
-            -((summaries[m].average or 0.0) if m in summaries else 0.0),
-            names[m],
-        ),
+        lambda m: s.average if (s := summaries.get(m)) else None,
+        lambda m: s.scored_prompts if (s := summaries.get(m)) else 0,
+        names.__getitem__,
     )
     rows = []
-    for rank, model in enumerate(ranked, 1):
+    for rank, model in enumerate(order, 1):
         s = summaries.get(model)
         average = s.average if s else None
+        total = s.scored_prompts + s.failed_prompts + s.unscored_prompts if s else 0
+        note = coverage_note(s.scored_prompts, total) if s else None
+        mark = f" <span class=err>({_e(note)})</span>" if note else ""
         width = f"{min(max(average or 0.0, 0.0), 1.0) * 100:.1f}%"
         rows.append(
             "<tr>"
-            f"<td class=num>{rank}</td><td>{_e(names[model])}</td>"
+            f"<td class=num>{rank}</td><td>{_e(names[model])}{mark}</td>"
             f'<td class=num>{_num(average, 3)}</td><td><span class=bar><span style="width:{width}"></span></span></td>'
             f"<td class=num>{_num(s.stddev if s else None, 3)}</td>"
             f"<td class=num>{_num(s.minimum if s else None)}–{_num(s.maximum if s else None)}</td>"
@@ -135,7 +137,9 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
         )
     return (
         "<h2>Leaderboard</h2><p class=muted>Each model's average score over the prompts "
-        "(1 = every point met), its spread (standard deviation) and range.</p>"
+        "(1 = every point met), its spread (standard deviation) and range. A model with no "
+        "score on some prompts is marked and ranked after the others: its average covers "
+        "fewer prompts.</p>"
         "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th><th>Spread (±)</th>"
         "<th>Range</th><th>Scored</th><th>Failed</th></tr>" + "".join(rows) + "</table>"
     )

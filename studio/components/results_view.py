@@ -13,6 +13,7 @@ import streamlit as st
 
 from engine.jsvalues import format_score
 from engine.report import comparison_csv, render_html
+from engine.report.ranking import coverage_note
 from studio import figures, services
 from studio.components.common import conversation
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
@@ -98,7 +99,9 @@ def leaderboard(results: Results) -> None:
     st.caption(
         "Each model's average score over the prompts (1 = every point met), best first. "
         "Spread is the standard deviation across prompts: a high spread means the model is "
-        "good at some prompts and poor at others."
+        "good at some prompts and poor at others. A model with no score on some prompts is "
+        "marked (“scored on 2 of 3 prompts”) and ranked after the others: its average covers "
+        "fewer prompts."
     )
     if not rows:
         st.info("No model has a result yet.")
@@ -134,6 +137,8 @@ def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> 
     lines = []
     for i, r in enumerate(rows, 1):
         name = safe_markdown(r.name)  # escapes `|` as `\|`, a literal pipe in a table cell
+        note = coverage_note(r.scored, r.prompts)
+        name = f"{name} ⚠ *{note}*" if note else name
         time_s = None if r.mean_latency_ms is None else r.mean_latency_ms / 1000
         spent = (
             f"{r.input_tokens:,} / {r.output_tokens:,} | {r.cost_usd:.4f} | {_fmt(time_s, 2)}"
