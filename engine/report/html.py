@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.report.costs import PRICE_HOWTO, UNKNOWN, cost_text
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
 from engine.report.ranking import coverage_note, ranked
@@ -219,7 +220,9 @@ def _cell_section(
             bits.append(f"{int(usage['input_tokens'])} tokens in")
         if isinstance(usage.get("output_tokens"), int | float):
             bits.append(f"{int(usage['output_tokens'])} out")
-        if isinstance(usage.get("cost_usd"), int | float):
+        if usage.get("cost_unknown"):
+            bits.append(UNKNOWN)
+        elif isinstance(usage.get("cost_usd"), int | float):
             bits.append(f"${usage['cost_usd']:.5f}")
         spent = f"<p class=muted>{_e(' · '.join(bits))}</p>" if bits else ""
     if cell is None:
@@ -314,6 +317,7 @@ def render_html(
     usage: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
     link: str | None = None,
     generated_at: datetime | None = None,
+    unpriced: Collection[str] = (),
 ) -> str:
     """Return the report of a comparison as one self-contained HTML document.
 
@@ -323,8 +327,13 @@ def render_html(
             `cost_usd`, when recorded.
         link: The studio link of the run, shown as text (never fetched).
         generated_at: When the report was made (default: now, UTC).
+        unpriced: Models with no known price: their cost shows as "cost unknown", never $0.
     """
-    usage = usage or {}
+    unknown = set(unpriced)
+    usage = {
+        key: {**u, "cost_unknown": True} if key[1] in unknown else u
+        for key, u in (usage or {}).items()
+    }
     models = [m for m in comparison.models if m != IDEAL_MODEL_ID]
     models += sorted(
         {m for row in comparison.cells.values() for m in row} - set(models) - {IDEAL_MODEL_ID}
@@ -339,8 +348,11 @@ def render_html(
     )
     facts = (
         f"{len(prompts)} prompts · {len(models)} models · run {comparison.run_label or '–'} of "
-        f"{comparison.timestamp or '–'}" + (f" · ${total_cost:.4f} spent" if usage else "")
+        f"{comparison.timestamp or '–'}"
+        + (f" · cost: {cost_text(total_cost, bool(unknown & set(models)))}" if usage else "")
     )
+    if usage and unknown & set(models):
+        facts += f". No price is known for some models: {PRICE_HOWTO}."
     body = (
         f"<h1>{_e(comparison.config_title)}</h1><p class=muted>{_e(facts)}</p>{link_html}{description}"
         + _leaderboard(comparison, models, names)

@@ -8,6 +8,7 @@ import streamlit as st
 
 from engine.blueprint import Blueprint
 from engine.errors import BlueprintError
+from engine.report.costs import PRICE_HOWTO, UNKNOWN
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
@@ -259,8 +260,14 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
     )
 
 
-def _money_range(low: float, high: float) -> str:
-    """A short cost range for a metric: "$0", "< $0.01", "up to $0.05", "$0.12 – $1.40"."""
+def _money_range(low: float, high: float, unknown: bool = False) -> str:
+    """A short cost range for a metric: "$0", "< $0.01", "up to $0.05", "$0.12 – $1.40".
+
+    With `unknown` (some model has no price): "cost unknown", or the range of the priced part
+    followed by "+ unknown".
+    """
+    if unknown:
+        return UNKNOWN if high == 0 else _money_range(low, high) + " + unknown"
     if high == 0:
         return "$0"
     if high < 0.01:
@@ -292,7 +299,7 @@ def _plan_view(prepared: PreparedRun) -> None:
     )
     cols[3].metric(
         "Cost estimate",
-        _money_range(est.cost_low, est.cost_high),
+        _money_range(est.cost_low, est.cost_high, bool(est.unknown_prices)),
         help=f"Between ${est.cost_low:.4f} and ${est.cost_high:.4f}, depending on how long "
         "the answers are.",
     )
@@ -306,7 +313,9 @@ def _plan_view(prepared: PreparedRun) -> None:
         st.caption(
             "No price is known for "
             + safe_markdown(", ".join(sorted(est.unknown_prices)))
-            + ": their cost is not in the estimate."
+            + ": their cost is not in the estimate. To include it, "
+            + safe_markdown(PRICE_HOWTO)
+            + "."
         )
     for warning in plan.warnings:
         st.warning(safe_markdown(warning))

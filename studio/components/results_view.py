@@ -7,12 +7,14 @@ dataframe cells or `safe_markdown`; never as HTML.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 import streamlit as st
 
 from engine.jsvalues import format_score
 from engine.report import comparison_csv, render_html
+from engine.report.costs import PRICE_HOWTO, UNKNOWN, unpriced
 from engine.report.ranking import coverage_note
 from studio import figures, services
 from studio.components.common import conversation
@@ -64,7 +66,12 @@ def downloads(results: Results, name: str, link: str | None) -> None:
     with cols[0]:
         st.download_button(
             "Download report (HTML)",
-            data=lambda: render_html(results.comparison, usage=_usage_dict(results), link=link),
+            data=lambda: render_html(
+                results.comparison,
+                usage=_usage_dict(results),
+                link=link,
+                unpriced=unpriced(results.models) if results.usage else (),
+            ),
             file_name=f"{name}_report.html",
             mime="text/html",
             icon=":material/description:",
@@ -106,7 +113,14 @@ def leaderboard(results: Results) -> None:
     if not rows:
         st.info("No model has a result yet.")
         return
-    st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage)))
+    missing = unpriced(results.models) if results.usage else []
+    st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage), unpriced=missing))
+    if missing:
+        st.caption(
+            f"“{UNKNOWN}”: no price is known for "
+            + safe_markdown(", ".join(results.names.get(m, m) for m in missing))
+            + f"; {safe_markdown(PRICE_HOWTO)}."
+        )
     st.caption(
         "Failed: no answer could be generated. Not scored: an answer, but no point could be "
         "scored (for example, only points in words and no judge). Cost and time are for "
@@ -122,12 +136,21 @@ def _bar(value: float | None, width: int = 8) -> str:
     return "█" * full + ("▌" if filled - full >= 0.5 else "")
 
 
-def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> str:
+def _cost(row: LeaderRow, unpriced: Collection[str]) -> str:
+    if row.model in unpriced:
+        return UNKNOWN if row.cost_usd == 0 else f"{row.cost_usd:.4f} + unknown"
+    return f"{row.cost_usd:.4f}"
+
+
+def leaderboard_markdown(
+    rows: list[LeaderRow], *, usage_known: bool = True, unpriced: Collection[str] = ()
+) -> str:
     """The leaderboard as a Markdown table (drawn at once, before any chart library loads).
 
     Model names are escaped with `safe_markdown` (which escapes `|` too, so a name cannot
     end its cell); every other cell is a number formatted here. Without `usage_known` (a
-    comparison file records no tokens, cost or time) those cells show "—".
+    comparison file records no tokens, cost or time) those cells show "—". The cost of a
+    model in `unpriced` (no known price) is "cost unknown", never "0.0000".
     """
     head = (
         "| # | Model | Average | | Spread (±) | Scored | Failed | Not scored "
@@ -141,7 +164,7 @@ def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> 
         name = f"{name} ⚠ *{note}*" if note else name
         time_s = None if r.mean_latency_ms is None else r.mean_latency_ms / 1000
         spent = (
-            f"{r.input_tokens:,} / {r.output_tokens:,} | {r.cost_usd:.4f} | {_fmt(time_s, 2)}"
+            f"{r.input_tokens:,} / {r.output_tokens:,} | {_cost(r, unpriced)} | {_fmt(time_s, 2)}"
             if usage_known
             else "— | — | —"
         )
@@ -284,6 +307,7 @@ def _responses(results: Results, pid: str) -> None:
 
 
 def _costs(results: Results, pid: str) -> None:
+    missing = set(unpriced(results.models))
     rows = []
     for model in results.models:
         u = results.cell_usage(pid, model)
@@ -293,7 +317,11 @@ def _costs(results: Results, pid: str) -> None:
                 "Time (s)": None if u is None or u.latency_ms is None else u.latency_ms / 1000,
                 "Tokens in": None if u is None else u.input_tokens,
                 "Tokens out": None if u is None else u.output_tokens,
-                "Cost ($)": None if u is None else u.cost_usd,
+                "Cost ($)": None
+                if u is None or u.cost_usd is None
+                else UNKNOWN
+                if model in missing
+                else f"{u.cost_usd:.5f}",
             }
         )
     if all(r["Time (s)"] is None and r["Tokens in"] is None for r in rows):
@@ -304,7 +332,9 @@ def _costs(results: Results, pid: str) -> None:
         width="stretch",
         column_config={
             "Time (s)": st.column_config.NumberColumn(format="%.2f"),
-            "Cost ($)": st.column_config.NumberColumn(format="%.5f"),
+            "Cost ($)": st.column_config.TextColumn(
+                "Cost ($)", help=f"“{UNKNOWN}”: the model has no price; {PRICE_HOWTO}."
+            ),
         },
     )
 
