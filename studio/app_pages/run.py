@@ -8,7 +8,7 @@ import streamlit as st
 
 from engine.blueprint import Blueprint
 from engine.errors import BlueprintError
-from engine.report.costs import PRICE_HOWTO, UNKNOWN
+from engine.report.costs import PRICE_HOWTO, UNKNOWN, run_cost_text
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
@@ -55,10 +55,14 @@ def _progress(run: RunRecord) -> None:
         min(run.done_cells / total, 1.0),
         text=f"{run.done_cells} of {run.total_cells} answers scored",
     )
+    progress = runs.model_progress(services.store(), run)
+    failed = sum(p.failed for p in progress)
     calls = (
+        f"{failed} answer{'' if failed == 1 else 's'} failed · "
         f"{run.done_calls} of {run.total_calls} calls made "
-        f"({run.cached_calls} from the cache, {run.failed_calls} failed) · "
-        f"${run.cost_usd:.4f} spent · {run.input_tokens:,} tokens in, "
+        f"({run.cached_calls} from the cache; {run.failed_calls} call"
+        f"{'' if run.failed_calls == 1 else 's'} failed, including judge calls) · "
+        f"cost: {run_cost_text(run.cost_usd, run.options)} · {run.input_tokens:,} tokens in, "
         f"{run.output_tokens:,} out"
     )
     st.caption(calls)
@@ -67,9 +71,9 @@ def _progress(run: RunRecord) -> None:
             "Model": p.model,
             "Progress": p.fraction,
             "Answers": f"{p.done} of {p.total}",
-            "Failed": p.failed,
+            "Answers failed": p.failed,
         }
-        for p in runs.model_progress(services.store(), run)
+        for p in progress
     ]
     if rows:
         st.dataframe(
