@@ -161,7 +161,7 @@ _OTHER: Final[dict[str, Callable[[Any], tuple[str, str]]]] = {
 class Wording:
     """The reflection sentences of one function point (built once per point, then reused)."""
 
-    __slots__ = ("_fails", "_fallback", "_negated", "_passes", "_wanted")
+    __slots__ = ("_fails", "_fallback", "_memo", "_negated", "_passes", "_wanted")
 
     def __init__(self, fn: str, args: Any, inverted: bool) -> None:
         """Prepare the phrases of point function `fn` with `args` (`inverted` for should_not)."""
@@ -171,6 +171,7 @@ class Wording:
         self._passes, self._fails = phrases if phrases is not None else ("", "")
         self._negated = check is not None and check.negated
         self._wanted = not (self._negated ^ inverted)
+        self._memo: dict[tuple[float, str], str] = {}
 
     def reflection(self, raw: float, score: str) -> str:
         """The sentence for a function result `raw` (before should_not) and the final `score`.
@@ -180,6 +181,15 @@ class Wording:
                 `not_*` function, the negated result, as the function returns it).
             score: The final score already formatted (`0.00`).
         """
+        key = (raw, score)
+        text = self._memo.get(key)
+        if text is None:
+            text = self._sentence(raw, score)
+            if len(self._memo) < 16:
+                self._memo[key] = text
+        return text
+
+    def _sentence(self, raw: float, score: str) -> str:
         if not self._passes:
             return f"{self._fallback}{js_json_stringify(raw)}: score {score}."
         base = 1.0 - raw if self._negated else raw
