@@ -9,6 +9,7 @@ from typing import Any, Final
 
 __all__ = [
     "UNDEFINED",
+    "format_score",
     "js_clean",
     "js_json_stringify",
     "js_number_str",
@@ -146,6 +147,20 @@ def js_round(value: float, digits: int = 2) -> float:
     if math.isnan(value) or math.isinf(value):
         return value
     return float(js_to_fixed(value, digits))
+
+
+def format_score(value: float | None, digits: int = 2, missing: str = "—") -> str:
+    """A score as every page and report shows it: JavaScript's `toFixed` (0.125 -> "0.13").
+
+    Python's `f"{0.125:.2f}"` gives "0.12", so a score formatted both ways disagreed between
+    pages; every score on screen and in the reports goes through this one function.
+
+    Args:
+        value: The score, or None when there is none.
+        digits: Decimals shown.
+        missing: The text shown for None.
+    """
+    return missing if value is None else js_to_fixed(value, digits)
 
 
 def _is_integer_key(key: str) -> bool:

@@ -16,6 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
+from engine.jsvalues import format_score
 from engine.scoring import GroupExplanation, PathExplanation, PointLine, ScoreExplanation
 from studio.resultdata import path_names
 from studio.textsafe import one_line
@@ -104,7 +105,7 @@ def heatmap_table(
         out = []
         for j, value in enumerate(row):
             if value is not None:
-                out.append(f"{value:.2f}")
+                out.append(format_score(value))
             else:
                 status = statuses[i][j] if statuses is not None else "missing"
                 out.append(words.get(status, "–"))
@@ -142,20 +143,21 @@ class ExplanationBar:
     hover: str
 
 
-def _point_bar(p: PointLine) -> ExplanationBar:
+def _point_bar(p: PointLine, numbers: Sequence[int] | None = None) -> ExplanationBar:
+    number = numbers[p.index] if numbers and p.index < len(numbers) else p.index + 1
     inverted = " (should not)" if p.inverted else ""
     if p.score is None:
         return ExplanationBar(
-            label=f"{p.index + 1}. {plot_text(p.text, 50)}",
+            label=f"{number}. {plot_text(p.text, 50)}",
             value=0.0,
             text=f"left out: {plot_text(p.reason or p.status, 40)}",
             kind="left_out",
             hover=plot_text(p.text, 300) + inverted,
         )
     return ExplanationBar(
-        label=f"{p.index + 1}. {plot_text(p.text, 50)}",
+        label=f"{number}. {plot_text(p.text, 50)}",
         value=p.score,
-        text=f"{p.score:.2f} × weight {_weight(p.weight)}{inverted}",
+        text=f"{format_score(p.score)} × weight {_weight(p.weight)}{inverted}",
         kind="point",
         hover=plot_text(p.text, 300) + inverted,
     )
@@ -165,16 +167,21 @@ def _mean_text(points: Sequence[PointLine], result: float | None) -> str:
     counted = [p for p in points if p.score is not None]
     if not counted or result is None:
         return "nothing scored"
-    terms = " + ".join(f"{p.score:.2f}×{_weight(p.weight)}" for p in counted if p.score is not None)
+    terms = " + ".join(
+        f"{format_score(p.score)}×{_weight(p.weight)}" for p in counted if p.score is not None
+    )
     total = sum(p.weight for p in counted)
-    return f"({terms}) ÷ {_weight(total)} = {result:.3f}"
+    return f"({terms}) ÷ {_weight(total)} = {format_score(result, 3)}"
 
 
-def explanation_bars(expl: ScoreExplanation) -> list[ExplanationBar]:
+def explanation_bars(
+    expl: ScoreExplanation, numbers: Sequence[int] | None = None
+) -> list[ExplanationBar]:
     """The bars of the explanation: each point, each group's mean, each path, the final score.
 
-    Points are numbered as in the cell's point list (the evaluator's order), and paths are
-    named "Path 1", "Path 2"… in the order they are written.
+    Points are numbered by `numbers` (each assessment's written position, from
+    `engine.report.numbering`; else as in the cell's point list), and paths are named
+    "Path 1", "Path 2"… in the order they are written.
     """
     bars: list[ExplanationBar] = []
     shown: set[int] = set()
@@ -182,22 +189,22 @@ def explanation_bars(expl: ScoreExplanation) -> list[ExplanationBar]:
         if group.kind == "required":
             for p in group.points:
                 shown.add(p.index)
-                bars.append(_point_bar(p))
+                bars.append(_point_bar(p, numbers))
             bars.append(
                 ExplanationBar(
                     label="= Required points",
                     value=group.score,
-                    text=f"{group.score:.3f} (weighted mean)",
+                    text=f"{format_score(group.score, 3)} (weighted mean)",
                     kind="required",
                     hover=_mean_text(group.points, group.score),
                 )
             )
         else:
             shown.update(q.index for path in group.paths for q in path.points)
-            bars.extend(_path_bars(group))
+            bars.extend(_path_bars(group, numbers))
     for p in expl.left_out:
         if p.index not in shown:
-            bars.append(_point_bar(p))
+            bars.append(_point_bar(p, numbers))
     bars.append(
         ExplanationBar(
             label="= Final score",
@@ -210,11 +217,13 @@ def explanation_bars(expl: ScoreExplanation) -> list[ExplanationBar]:
     return bars
 
 
-def _path_bars(group: GroupExplanation) -> list[ExplanationBar]:
+def _path_bars(
+    group: GroupExplanation, numbers: Sequence[int] | None = None
+) -> list[ExplanationBar]:
     names = path_names(path.path_id for path in group.paths)
     bars: list[ExplanationBar] = []
     for path in group.paths:
-        bars.extend(_point_bar(p) for p in path.points)
+        bars.extend(_point_bar(p, numbers) for p in path.points)
         won = path.path_id == group.winner
         bars.append(
             ExplanationBar(
@@ -229,9 +238,9 @@ def _path_bars(group: GroupExplanation) -> list[ExplanationBar]:
     return bars
 
 
-def explanation_figure(expl: ScoreExplanation) -> go.Figure:
+def explanation_figure(expl: ScoreExplanation, numbers: Sequence[int] | None = None) -> go.Figure:
     """Horizontal bars: every point, each group's weighted mean, each path (best marked), final."""
-    bars = explanation_bars(expl)
+    bars = explanation_bars(expl, numbers)
     fig = go.Figure(
         go.Bar(
             x=[b.value for b in bars],

@@ -17,8 +17,11 @@ from typing import Any
 
 from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
+from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
+from engine.report.numbering import point_kinds, point_numbers
+from engine.report.ranking import ranked
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
 from engine.store import CellRow
@@ -102,9 +105,21 @@ def group_label(
     return f"{label} (should not)" if inverted else label
 
 
+def _average(row: LeaderRow) -> float | None:
+    return row.average
+
+
+def _scored(row: LeaderRow) -> int:
+    return row.scored
+
+
+def _name(row: LeaderRow) -> str:
+    return row.name
+
+
 def shown(value: float | str) -> str:
     """A score as a table shows it ("0.75"), or the word that stands in for it."""
-    return f"{value:.2f}" if isinstance(value, int | float) else value
+    return format_score(value) if isinstance(value, int | float) else value
 
 
 def page_count(total: int, size: int = PAGE_SIZE) -> int:
@@ -193,7 +208,7 @@ class Results:
         return "scored" if cell.score is not None else "unscored"
 
     def leaderboard(self) -> list[LeaderRow]:
-        """Every model, best average first (models with no average last)."""
+        """Every model, best first (`engine.report.ranking`: fewer prompts scored ranks after)."""
         rows: list[LeaderRow] = []
         for model in self.models:
             s = self._summaries.get(model)
@@ -217,7 +232,7 @@ class Results:
                     mean_latency_ms=sum(latencies) / len(latencies) if latencies else None,
                 )
             )
-        return sorted(rows, key=lambda r: (r.average is None, -(r.average or 0.0), r.name))
+        return ranked(rows, _average, _scored, _name)
 
     def page(self, number: int, size: int = PAGE_SIZE) -> list[str]:
         """The prompt ids on a 1-based page."""
@@ -287,6 +302,12 @@ class Results:
                 return list(cell.assessments)
         return []
 
+    def point_numbers(self, prompt_id: str, model: str | None = None) -> list[int]:
+        """Each point's number as the blueprint writes it (the judges' records use it too)."""
+        cell = self.cell(prompt_id, model) if model is not None else None
+        points = list(cell.assessments) if cell is not None else self.points(prompt_id)
+        return point_numbers(points, point_kinds(self.comparison.config, prompt_id))
+
     def point_grid(self, prompt_id: str) -> list[dict[str, Any]]:
         """One row per point: the point, its group and weight, and each model's score.
 
@@ -296,9 +317,10 @@ class Results:
         rows: list[dict[str, Any]] = []
         points = self.points(prompt_id)
         names = path_names(p.path_id for p in points)
+        numbers = self.point_numbers(prompt_id)
         for index, point in enumerate(points):
             row: dict[str, Any] = {
-                "#": index + 1,
+                "#": numbers[index],
                 "Point": point.key_point_text,
                 "Group": group_label(point.path_id, point.is_inverted, names),
                 "Weight": point.multiplier,
@@ -319,7 +341,7 @@ class Results:
             return "no result"
         a = cell.assessments[index]
         if a.counts and a.coverage_extent is not None:
-            return round(a.coverage_extent, 3)
+            return a.coverage_extent
         if a.status == "unverified":
             return "needs a judge" if a.kind == "text" else "unverified"
         return "errored"
@@ -331,6 +353,7 @@ class Results:
             return []
         rows: list[dict[str, Any]] = []
         names = path_names(a.path_id for a in cell.assessments)
+        numbers = self.point_numbers(prompt_id, model)
         for index, a in enumerate(cell.assessments):
             judges = a.individual_judgements or []
             why = (
@@ -342,13 +365,13 @@ class Results:
                 why = f"{why}\n{a.error}".strip()
             rows.append(
                 {
-                    "#": index + 1,
+                    "#": numbers[index],
                     "Point": a.key_point_text,
                     "Group": group_label(a.path_id, a.is_inverted, names),
                     "Score": shown(self.point_value(prompt_id, model, index)),
                     "Why": why,
                     "Judges": "; ".join(
-                        f"{j.judge_model_id}: {j.coverage_extent:.2f}" for j in judges
+                        f"{j.judge_model_id}: {format_score(j.coverage_extent)}" for j in judges
                     ),
                 }
             )

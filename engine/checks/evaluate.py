@@ -3,9 +3,11 @@
 Conversion: booleans become 1/0; numbers are clamped to [0, 1]; `{score, explain}` keeps a
 string `explain` as the reflection; `{error}` makes the point `errored` (no score); any other
 value is an error with upstream's wording. The score of a `should_not` point is then inverted
-(1 - s), and a scored point without a reflection gets `Function '<fn>' evaluated to <s>.` with
-JavaScript's `toFixed(2)`. DELIBERATE DIFFERENCE: a NaN score makes the point `errored` (upstream
-lets NaN poison the whole prompt's score). An errored or unverified point never has a score.
+(1 - s), and a scored point without a reflection gets a sentence in the user's terms from
+`engine.checks.wording` ("Contains 'sandals', which it should not: score 0.00.", the score with
+JavaScript's `toFixed(2)`) where upstream writes `Function '<fn>' evaluated to <s>.`.
+DELIBERATE DIFFERENCE: a NaN score makes the point `errored` (upstream lets NaN poison the
+whole prompt's score). An errored or unverified point never has a score.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from engine.blueprint.models import Blueprint, Point, Prompt
 from engine.checks.context import CheckContext, CheckEnv
 from engine.checks.outcome import Outcome
 from engine.checks.registry import CATALOGUE
+from engine.checks.wording import Wording, wording_for
 from engine.evidence import Evidence
 from engine.jsvalues import js_json_stringify, js_string, js_to_fixed, js_typeof
 
@@ -39,7 +42,7 @@ def _fixed(score: float) -> str:
 _FIELDS_SET: Final = set(PointAssessment.model_fields)
 _new = object.__new__
 _set = object.__setattr__
-_plans: dict[int, tuple[Point, dict[str, Any], str]] = {}
+_plans: dict[int, tuple[Point, dict[str, Any], Wording]] = {}
 _UNCHECKED: Final = object()
 _arg_problems: dict[int, Any] = {}  # id(point) -> the argument problem (None when valid)
 _arg_points: dict[int, Point] = {}  # id(point) -> the point (guards against reused ids)
@@ -50,8 +53,8 @@ def _static_fields(point: Point) -> dict[str, Any]:
     return _plan(point)[1]
 
 
-def _plan(point: Point) -> tuple[Point, dict[str, Any], str]:
-    """(point, its static assessment fields, its default-reflection prefix), cached by id."""
+def _plan(point: Point) -> tuple[Point, dict[str, Any], Wording]:
+    """(point, its static assessment fields, its default-reflection wording), cached by id."""
     plan = _plans.get(id(point))
     if plan is None or plan[0] is not point:
         if len(_plans) >= 8192:
@@ -76,7 +79,7 @@ def _plan(point: Point) -> tuple[Point, dict[str, Any], str]:
                 "findings": None,
                 "evidence": None,
             },
-            f"Function '{point.fn}' evaluated to ",
+            wording_for(point),
         )
         _plans[id(point)] = plan
     return plan
@@ -186,12 +189,11 @@ def convert_result(point: Point, result: Any) -> PointAssessment:
     if result is True or result is False or type(result) is float:
         value: float = 1.0 if result is True else 0.0 if result is False else result
         if 0.0 <= value <= 1.0:  # the common case, built directly (NaN fails the test)
-            _, fields, prefix = _plan(point)
-            if point.inverted:
-                value = 1.0 - value
+            _, fields, wording = _plan(point)
+            final = 1.0 - value if point.inverted else value
             data = fields.copy()
-            data["coverage_extent"] = value
-            data["reflection"] = prefix + _fixed(value) + "."
+            data["coverage_extent"] = final
+            data["reflection"] = wording.reflection(value, _fixed(final))
             data["findings"] = []
             data["evidence"] = []
             return _make(data)
@@ -199,11 +201,12 @@ def convert_result(point: Point, result: Any) -> PointAssessment:
         score = result.score if result.status == "scored" else None
         if score is not None and math.isnan(score):
             return _nan(point)
+        raw = score
         if score is not None and point.inverted:
             score = 1.0 - score
         reflection = result.reflection
-        if reflection is None and score is not None:
-            reflection = f"Function '{point.fn}' evaluated to {_fixed(score)}."
+        if reflection is None and score is not None and raw is not None:
+            reflection = _plan(point)[2].reflection(raw, _fixed(score))
         return _assessment(
             point,
             score=score,
@@ -219,10 +222,11 @@ def convert_result(point: Point, result: Any) -> PointAssessment:
         return _errored(point, "Invalid return value from point function", None)
     if math.isnan(score):
         return _nan(point)
+    raw = score
     if point.inverted:
         score = 1.0 - score
     if reflection is None:
-        reflection = f"Function '{point.fn}' evaluated to {_fixed(score)}."
+        reflection = _plan(point)[2].reflection(raw, _fixed(score))
     return _assessment(point, score=score, reflection=reflection)
 
 

@@ -59,9 +59,12 @@ def _print_plan(prepared: Any) -> None:
         f"Tokens (estimate): ~{est.input_tokens:,} in, {est.output_tokens_low:,}-"
         f"{est.output_tokens_high:,} out"
     )
+    from engine.report.costs import PRICE_HOWTO, UNKNOWN
+
     cost = f"${est.cost_low:.4f} - ${est.cost_high:.4f}"
     if est.unknown_prices:
-        cost += f" (no price known for {', '.join(sorted(est.unknown_prices))})"
+        cost = UNKNOWN if est.cost_high == 0 else f"{cost} + {UNKNOWN}"
+        cost += f" (no price known for {', '.join(sorted(est.unknown_prices))}: {PRICE_HOWTO})"
     click.echo(f"Cost (estimate): {cost}")
     for warning in plan.warnings:
         click.echo(f"warning: {warning}")

@@ -1,8 +1,10 @@
 """A run's results as CSV: one row per prompt × model × point.
 
-A cell with no points (its answer failed) gives one row with the error and empty point
-fields. Text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a
-tab or a carriage return) is prefixed with `'`, so opening the file cannot execute anything.
+Points are listed in Weval's order but numbered as the blueprint writes them
+(`engine.report.numbering`), like every page of the studio and the judges' records. A cell
+with no points (its answer failed) gives one row with the error and empty point fields. Text
+that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+carriage return) is prefixed with `'`, so opening the file cannot execute anything.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
 
 __all__ = ["CSV_COLUMNS", "comparison_csv", "csv_rows"]
@@ -61,10 +64,11 @@ def csv_rows(comparison: Comparison) -> Iterator[dict[str, Any]]:
             if not cell.assessments:
                 yield {**dict.fromkeys(CSV_COLUMNS), **base}
                 continue
-            for index, a in enumerate(cell.assessments):
+            numbers = point_numbers(cell.assessments, point_kinds(comparison.config, pid))
+            for number, a in zip(numbers, cell.assessments, strict=True):
                 yield {
                     **base,
-                    "point_index": index + 1,
+                    "point_index": number,
                     "point": _text(a.key_point_text),
                     "kind": a.kind,
                     "path": a.path_id,

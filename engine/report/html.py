@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.report.costs import PRICE_HOWTO, UNKNOWN, cost_text
+from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
+from engine.report.ranking import coverage_note, ranked
 from engine.scoring.aggregate import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
 
@@ -47,7 +51,7 @@ def _e(value: object) -> str:
 
 
 def _num(value: float | None, digits: int = 2) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
+    return format_score(value, digits, "–")
 
 
 def _color(score: float | None) -> str:
@@ -108,22 +112,23 @@ def _messages(raw: Any) -> list[tuple[str, str | None]]:
 
 def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str]) -> str:
     summaries = comparison.summaries()
-    ranked = sorted(
+    order = ranked(
         models,
-        key=lambda m: (
-            summaries.get(m) is None or summaries[m].average is None,
-            -((summaries[m].average or 0.0) if m in summaries else 0.0),
-            names[m],
-        ),
+        lambda m: s.average if (s := summaries.get(m)) else None,
+        lambda m: s.scored_prompts if (s := summaries.get(m)) else 0,
+        names.__getitem__,
     )
     rows = []
-    for rank, model in enumerate(ranked, 1):
+    for rank, model in enumerate(order, 1):
         s = summaries.get(model)
         average = s.average if s else None
+        total = s.scored_prompts + s.failed_prompts + s.unscored_prompts if s else 0
+        note = coverage_note(s.scored_prompts, total) if s else None
+        mark = f" <span class=err>({_e(note)})</span>" if note else ""
         width = f"{min(max(average or 0.0, 0.0), 1.0) * 100:.1f}%"
         rows.append(
             "<tr>"
-            f"<td class=num>{rank}</td><td>{_e(names[model])}</td>"
+            f"<td class=num>{rank}</td><td>{_e(names[model])}{mark}</td>"
             f'<td class=num>{_num(average, 3)}</td><td><span class=bar><span style="width:{width}"></span></span></td>'
             f"<td class=num>{_num(s.stddev if s else None, 3)}</td>"
             f"<td class=num>{_num(s.minimum if s else None)}–{_num(s.maximum if s else None)}</td>"
@@ -133,7 +138,9 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
         )
     return (
         "<h2>Leaderboard</h2><p class=muted>Each model's average score over the prompts "
-        "(1 = every point met), its spread (standard deviation) and range.</p>"
+        "(1 = every point met), its spread (standard deviation) and range. A model with no "
+        "score on some prompts is marked and ranked after the others: its average covers "
+        "fewer prompts.</p>"
         "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th><th>Spread (±)</th>"
         "<th>Range</th><th>Scored</th><th>Failed</th></tr>" + "".join(rows) + "</table>"
     )
@@ -163,21 +170,23 @@ def _score_table(
     )
 
 
-def _point_row(line: PointLine, group: str, extra: str = "") -> str:
+def _point_row(line: PointLine, number: int, group: str, extra: str = "") -> str:
     score = (
         f"<td class=num>{_num(line.score)}</td>"
         if line.score is not None
         else f"<td class=left>left out: {_e(line.reason or line.status)}</td>"
     )
-    return f"<tr><td class=num>{line.index + 1}</td><td>{_e(line.text)}</td><td>{_e(group)}</td><td class=num>{line.weight:g}</td>{score}{extra}</tr>"
+    return f"<tr><td class=num>{number}</td><td>{_e(line.text)}</td><td>{_e(group)}</td><td class=num>{line.weight:g}</td>{score}{extra}</tr>"
 
 
 def _mean(points: Sequence[PointLine], result: float | None) -> str:
     counted = [p for p in points if p.score is not None]
     if not counted or result is None:
         return "nothing scored"
-    terms = " + ".join(f"{p.score:.2f}×{p.weight:g}" for p in counted if p.score is not None)
-    return f"({terms}) ÷ {sum(p.weight for p in counted):g} = {result:.3f}"
+    terms = " + ".join(
+        f"{format_score(p.score)}×{p.weight:g}" for p in counted if p.score is not None
+    )
+    return f"({terms}) ÷ {sum(p.weight for p in counted):g} = {format_score(result, 3)}"
 
 
 def _group_lines(group: GroupExplanation) -> list[str]:
@@ -211,7 +220,9 @@ def _cell_section(
             bits.append(f"{int(usage['input_tokens'])} tokens in")
         if isinstance(usage.get("output_tokens"), int | float):
             bits.append(f"{int(usage['output_tokens'])} out")
-        if isinstance(usage.get("cost_usd"), int | float):
+        if usage.get("cost_unknown"):
+            bits.append(UNKNOWN)
+        elif isinstance(usage.get("cost_usd"), int | float):
             bits.append(f"${usage['cost_usd']:.5f}")
         spent = f"<p class=muted>{_e(' · '.join(bits))}</p>" if bits else ""
     if cell is None:
@@ -223,7 +234,8 @@ def _cell_section(
         )
     expl = cell.explain()
     names = _path_names(a.path_id for a in cell.assessments)
-    rows = []
+    numbers = point_numbers(cell.assessments, point_kinds(comparison.config, pid))
+    rows: list[str] = []
     for index, a in enumerate(cell.assessments):
         line = next(
             (
@@ -237,7 +249,7 @@ def _cell_section(
         judgements = a.individual_judgements or []
         reasons = (
             "<br>".join(
-                f"{_e(j.judge_model_id)} ({j.coverage_extent:.2f}): {_e(j.reflection)}"
+                f"{_e(j.judge_model_id)} ({format_score(j.coverage_extent)}): {_e(j.reflection)}"
                 for j in judgements
             )
             if judgements
@@ -246,7 +258,8 @@ def _cell_section(
         error = f"<br><span class=err>{_e(a.error)}</span>" if a.error else ""
         why = f"<td>{reasons}{error}</td>"
         if line is not None:
-            rows.append(_point_row(line, _group_name(a.path_id, a.is_inverted, names), why))
+            group = _group_name(a.path_id, a.is_inverted, names)
+            rows.append(_point_row(line, numbers[index], group, why))
     steps = [line for g in expl.groups for line in _group_lines(g)]
     steps.append(f"Final score: {_e(expl.formula)}")
     answer = (
@@ -304,6 +317,7 @@ def render_html(
     usage: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
     link: str | None = None,
     generated_at: datetime | None = None,
+    unpriced: Collection[str] = (),
 ) -> str:
     """Return the report of a comparison as one self-contained HTML document.
 
@@ -313,8 +327,13 @@ def render_html(
             `cost_usd`, when recorded.
         link: The studio link of the run, shown as text (never fetched).
         generated_at: When the report was made (default: now, UTC).
+        unpriced: Models with no known price: their cost shows as "cost unknown", never $0.
     """
-    usage = usage or {}
+    unknown = set(unpriced)
+    usage = {
+        key: {**u, "cost_unknown": True} if key[1] in unknown else u
+        for key, u in (usage or {}).items()
+    }
     models = [m for m in comparison.models if m != IDEAL_MODEL_ID]
     models += sorted(
         {m for row in comparison.cells.values() for m in row} - set(models) - {IDEAL_MODEL_ID}
@@ -329,8 +348,11 @@ def render_html(
     )
     facts = (
         f"{len(prompts)} prompts · {len(models)} models · run {comparison.run_label or '–'} of "
-        f"{comparison.timestamp or '–'}" + (f" · ${total_cost:.4f} spent" if usage else "")
+        f"{comparison.timestamp or '–'}"
+        + (f" · cost: {cost_text(total_cost, bool(unknown & set(models)))}" if usage else "")
     )
+    if usage and unknown & set(models):
+        facts += f". No price is known for some models: {PRICE_HOWTO}."
     body = (
         f"<h1>{_e(comparison.config_title)}</h1><p class=muted>{_e(facts)}</p>{link_html}{description}"
         + _leaderboard(comparison, models, names)

@@ -16,6 +16,7 @@ from engine.blueprint.models import Blueprint, Prompt
 from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
 from engine.modelids import PROVIDERS, effective_model_id, is_collection, split_model_id
 from engine.providers import ChatMessage, ChatRequest
+from engine.run.idealcheck import ideal_warnings
 
 __all__ = [
     "GENERATION_MAX_TOKENS",
@@ -320,5 +321,5 @@ def plan_run(
         judges=judge_list,
         custom_judges=custom,
         problems=list(dict.fromkeys(problems)),
-        warnings=warnings,
+        warnings=warnings + ideal_warnings(blueprint, model_ids),
     )

@@ -9,6 +9,7 @@ import streamlit as st
 from engine.blueprint import Blueprint
 from engine.conversation import response_evidence
 from engine.errors import BlueprintError
+from engine.jsvalues import format_score
 from engine.lint import Diagnostic, apply_fix
 from engine.offline import score_cell
 from studio import figures, markers, services, state
@@ -298,7 +299,7 @@ def _try_response(text: str) -> None:
     names = path_names(a.path_id for a in cell.assessments)
     for a in cell.assessments:
         if a.counts and a.coverage_extent is not None:
-            value = f"{a.coverage_extent:.2f}"
+            value = format_score(a.coverage_extent)
         elif a.status == "unverified" and a.kind == "text":
             value = "needs a judge"
         else:
@@ -317,7 +318,7 @@ def _try_response(text: str) -> None:
     with metric_cols[0]:
         st.metric(
             "Score without judges",
-            "—" if cell.score is None else f"{cell.score:.2f}",
+            format_score(cell.score),
             help="The mean of the function points only; judged points are left out here.",
         )
     with metric_cols[1]:

@@ -6,7 +6,10 @@ from typing import Any
 
 import streamlit as st
 
+from engine.jsvalues import format_score
 from engine.modelids import base_model_id
+from engine.providers import PriceTable
+from engine.report.costs import PRICE_HOWTO, UNKNOWN, price_table, run_cost_text
 from engine.store import RunRecord
 from studio import runs, services, share, state
 from studio.components.common import notice
@@ -23,19 +26,19 @@ def _scores(run: RunRecord) -> str:
         summary.items(), key=lambda kv: -((kv[1] or {}).get("average") or 0.0)
     ):
         average = (stats or {}).get("average")
-        shown = f"{average:.2f}" if isinstance(average, int | float) else "—"
+        shown = format_score(average) if isinstance(average, int | float) else "—"
         parts.append(f"{base_model_id(str(model))} {shown}")
     return " · ".join(parts)
 
 
-def _row(run: RunRecord, base: str) -> dict[str, Any]:
+def _row(run: RunRecord, base: str, prices: PriceTable | None = None) -> dict[str, Any]:
     return {
         "Results": share.results_link(base, run.id),
         "Blueprint": run.title or "Untitled blueprint",
         "Status": runs.status_word(run.live_status),
         "Scores": _scores(run) or "—",
         "Answers": f"{run.done_cells} of {run.total_cells}",
-        "Cost ($)": run.cost_usd,
+        "Cost": run_cost_text(run.cost_usd, run.options, prices),
         "Started (UTC)": run.created_at[:16].replace("T", " "),
         "Models": ", ".join(str(m) for m in run.options.get("models") or []),
     }
@@ -72,8 +75,9 @@ def main() -> None:
     )
     shown = [r for r in all_runs if r.live_status in (chosen or statuses)]
     base = share.base_url(st.context.url, tuple(p.url_path for p in PAGES))
+    prices = price_table()
     event = st.dataframe(
-        [_row(r, base) for r in shown],
+        [_row(r, base, prices) for r in shown],
         hide_index=True,
         width="stretch",
         key=TABLE_KEY,
@@ -83,7 +87,9 @@ def main() -> None:
             "Results": st.column_config.LinkColumn(
                 "Results", display_text="Open", help="The share link of the run's results."
             ),
-            "Cost ($)": st.column_config.NumberColumn(format="%.4f"),
+            "Cost": st.column_config.TextColumn(
+                "Cost", help=f"“{UNKNOWN}”: a model has no price; {PRICE_HOWTO}."
+            ),
         },
     )
     picked = event.selection.rows if event is not None else []

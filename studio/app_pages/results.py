@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.errors import InputError
+from engine.report.costs import run_cost_text
 from engine.store import RunRecord
 from studio import runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
@@ -93,7 +94,8 @@ def _run_header(run: RunRecord) -> None:
     models = safe_markdown(", ".join(str(m) for m in run.options.get("models") or []))
     st.caption(
         f"Run of {run.created_at[:16].replace('T', ' ')} UTC · models: {models} · "
-        f"{run.done_cells} of {run.total_cells} answers scored · ${run.cost_usd:.4f}"
+        f"{run.done_cells} of {run.total_cells} answers scored · "
+        f"{run_cost_text(run.cost_usd, run.options)}"
     )
     if status in runs.ACTIVE:
 

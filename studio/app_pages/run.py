@@ -8,6 +8,7 @@ import streamlit as st
 
 from engine.blueprint import Blueprint
 from engine.errors import BlueprintError
+from engine.report.costs import PRICE_HOWTO, UNKNOWN, run_cost_text
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
@@ -55,10 +56,14 @@ def _progress(run: RunRecord) -> None:
         min(run.done_cells / total, 1.0),
         text=f"{run.done_cells} of {run.total_cells} answers scored",
     )
+    progress = runs.model_progress(services.store(), run)
+    failed = sum(p.failed for p in progress)
     calls = (
+        f"{failed} answer{'' if failed == 1 else 's'} failed · "
         f"{run.done_calls} of {run.total_calls} calls made "
-        f"({run.cached_calls} from the cache, {run.failed_calls} failed) · "
-        f"${run.cost_usd:.4f} spent · {run.input_tokens:,} tokens in, "
+        f"({run.cached_calls} from the cache; {run.failed_calls} call"
+        f"{'' if run.failed_calls == 1 else 's'} failed, including judge calls) · "
+        f"cost: {run_cost_text(run.cost_usd, run.options)} · {run.input_tokens:,} tokens in, "
         f"{run.output_tokens:,} out"
     )
     st.caption(calls)
@@ -67,9 +72,9 @@ def _progress(run: RunRecord) -> None:
             "Model": p.model,
             "Progress": p.fraction,
             "Answers": f"{p.done} of {p.total}",
-            "Failed": p.failed,
+            "Answers failed": p.failed,
         }
-        for p in runs.model_progress(services.store(), run)
+        for p in progress
     ]
     if rows:
         st.dataframe(
@@ -273,8 +278,14 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
     )
 
 
-def _money_range(low: float, high: float) -> str:
-    """A short cost range for a metric: "$0", "< $0.01", "up to $0.05", "$0.12 – $1.40"."""
+def _money_range(low: float, high: float, unknown: bool = False) -> str:
+    """A short cost range for a metric: "$0", "< $0.01", "up to $0.05", "$0.12 – $1.40".
+
+    With `unknown` (some model has no price): "cost unknown", or the range of the priced part
+    followed by "+ unknown".
+    """
+    if unknown:
+        return UNKNOWN if high == 0 else _money_range(low, high) + " + unknown"
     if high == 0:
         return "$0"
     if high < 0.01:
@@ -306,7 +317,7 @@ def _plan_view(prepared: PreparedRun) -> None:
     )
     cols[3].metric(
         "Cost estimate",
-        _money_range(est.cost_low, est.cost_high),
+        _money_range(est.cost_low, est.cost_high, bool(est.unknown_prices)),
         help=f"Between ${est.cost_low:.4f} and ${est.cost_high:.4f}, depending on how long "
         "the answers are.",
     )
@@ -320,7 +331,9 @@ def _plan_view(prepared: PreparedRun) -> None:
         st.caption(
             "No price is known for "
             + safe_markdown(", ".join(sorted(est.unknown_prices)))
-            + ": their cost is not in the estimate."
+            + ": their cost is not in the estimate. To include it, "
+            + safe_markdown(PRICE_HOWTO)
+            + "."
         )
     for warning in plan.warnings:
         st.warning(safe_markdown(warning))

@@ -6,11 +6,15 @@ dataframe cells or `safe_markdown`; never as HTML.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import streamlit as st
 
+from engine.jsvalues import format_score
 from engine.report import comparison_csv, render_html
+from engine.report.costs import PRICE_HOWTO, UNKNOWN, unpriced
+from engine.report.ranking import coverage_note
 from studio import figures, services
 from studio.components import cell_pick, sidebyside
 from studio.components.common import conversation
@@ -42,8 +46,8 @@ HEATMAP_SEEN = "res_heatmap_seen"
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
-    """`value` with `digits` decimals, or "—" when there is none."""
-    return "—" if value is None else f"{value:.{digits}f}"
+    """`value` with `digits` decimals (JavaScript's `toFixed`), or "—" when there is none."""
+    return format_score(value, digits)
 
 
 def _usage_dict(results: Results) -> dict[tuple[str, str], dict[str, Any]]:
@@ -64,7 +68,12 @@ def downloads(results: Results, name: str, link: str | None) -> None:
     with cols[0]:
         st.download_button(
             "Download report (HTML)",
-            data=lambda: render_html(results.comparison, usage=_usage_dict(results), link=link),
+            data=lambda: render_html(
+                results.comparison,
+                usage=_usage_dict(results),
+                link=link,
+                unpriced=unpriced(results.models) if results.usage else (),
+            ),
             file_name=f"{name}_report.html",
             mime="text/html",
             icon=":material/description:",
@@ -99,12 +108,21 @@ def leaderboard(results: Results) -> None:
     st.caption(
         "Each model's average score over the prompts (1 = every point met), best first. "
         "Spread is the standard deviation across prompts: a high spread means the model is "
-        "good at some prompts and poor at others."
+        "good at some prompts and poor at others. A model with no score on some prompts is "
+        "marked (“scored on 2 of 3 prompts”) and ranked after the others: its average covers "
+        "fewer prompts."
     )
     if not rows:
         st.info("No model has a result yet.")
         return
-    st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage)))
+    missing = unpriced(results.models) if results.usage else []
+    st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage), unpriced=missing))
+    if missing:
+        st.caption(
+            f"“{UNKNOWN}”: no price is known for "
+            + safe_markdown(", ".join(results.names.get(m, m) for m in missing))
+            + f"; {safe_markdown(PRICE_HOWTO)}."
+        )
     st.caption(
         "Failed: no answer could be generated. Not scored: an answer, but no point could be "
         "scored (for example, only points in words and no judge). Cost and time are for "
@@ -120,12 +138,21 @@ def _bar(value: float | None, width: int = 8) -> str:
     return "█" * full + ("▌" if filled - full >= 0.5 else "")
 
 
-def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> str:
+def _cost(row: LeaderRow, unpriced: Collection[str]) -> str:
+    if row.model in unpriced:
+        return UNKNOWN if row.cost_usd == 0 else f"{row.cost_usd:.4f} + unknown"
+    return f"{row.cost_usd:.4f}"
+
+
+def leaderboard_markdown(
+    rows: list[LeaderRow], *, usage_known: bool = True, unpriced: Collection[str] = ()
+) -> str:
     """The leaderboard as a Markdown table (drawn at once, before any chart library loads).
 
     Model names are escaped with `safe_markdown` (which escapes `|` too, so a name cannot
     end its cell); every other cell is a number formatted here. Without `usage_known` (a
-    comparison file records no tokens, cost or time) those cells show "—".
+    comparison file records no tokens, cost or time) those cells show "—". The cost of a
+    model in `unpriced` (no known price) is "cost unknown", never "0.0000".
     """
     head = (
         "| # | Model | Average | | Spread (±) | Scored | Failed | Not scored "
@@ -135,9 +162,11 @@ def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> 
     lines = []
     for i, r in enumerate(rows, 1):
         name = safe_markdown(r.name)  # escapes `|` as `\|`, a literal pipe in a table cell
+        note = coverage_note(r.scored, r.prompts)
+        name = f"{name} ⚠ *{note}*" if note else name
         time_s = None if r.mean_latency_ms is None else r.mean_latency_ms / 1000
         spent = (
-            f"{r.input_tokens:,} / {r.output_tokens:,} | {r.cost_usd:.4f} | {_fmt(time_s, 2)}"
+            f"{r.input_tokens:,} / {r.output_tokens:,} | {_cost(r, unpriced)} | {_fmt(time_s, 2)}"
             if usage_known
             else "— | — | —"
         )
@@ -226,7 +255,7 @@ def _explain(results: Results, pid: str, model: str, run_id: str | None) -> None
         return
     st.metric("Score", _fmt(expl.score), help="The number the leaderboard uses for this cell.")
     st.plotly_chart(
-        figures.explanation_figure(expl),
+        figures.explanation_figure(expl, results.point_numbers(pid, model)),
         config={"displayModeBar": False},
         key=f"explain-chart-{pid}-{model}",
     )
@@ -289,6 +318,7 @@ def _responses(results: Results, pid: str) -> None:
 
 
 def _costs(results: Results, pid: str) -> None:
+    missing = set(unpriced(results.models))
     rows = []
     for model in results.models:
         u = results.cell_usage(pid, model)
@@ -298,7 +328,11 @@ def _costs(results: Results, pid: str) -> None:
                 "Time (s)": None if u is None or u.latency_ms is None else u.latency_ms / 1000,
                 "Tokens in": None if u is None else u.input_tokens,
                 "Tokens out": None if u is None else u.output_tokens,
-                "Cost ($)": None if u is None else u.cost_usd,
+                "Cost ($)": None
+                if u is None or u.cost_usd is None
+                else UNKNOWN
+                if model in missing
+                else f"{u.cost_usd:.5f}",
             }
         )
     if all(r["Time (s)"] is None and r["Tokens in"] is None for r in rows):
@@ -309,7 +343,9 @@ def _costs(results: Results, pid: str) -> None:
         width="stretch",
         column_config={
             "Time (s)": st.column_config.NumberColumn(format="%.2f"),
-            "Cost ($)": st.column_config.NumberColumn(format="%.5f"),
+            "Cost ($)": st.column_config.TextColumn(
+                "Cost ($)", help=f"“{UNKNOWN}”: the model has no price; {PRICE_HOWTO}."
+            ),
         },
     )
 

@@ -335,7 +335,12 @@ def test_scores_zero_one_and_missing_explain():
             "call", "t", {"service": "test-service"}, env=env, blueprint=BLUEPRINT, prompt=PROMPT
         )
         assert assessment.coverage_extent == score
-        assert assessment.reflection == f"Function 'call' evaluated to {score}.00."
+        found = (
+            "Passes your service's check, as required"
+            if score
+            else "Fails your service's check, but it should"
+        )
+        assert assessment.reflection == f"{found}: score {score}.00."
     assert call({"service": "test-service"}, make_env(Recorder(ok({"score": 0.5})))) == {
         "score": 0.5
     }

@@ -17,25 +17,31 @@ POINT = make_point("contains", "x")
 @pytest.mark.parametrize(
     ("result", "status", "score", "reflection", "error"),
     [
-        (True, "scored", 1.0, "Function 'contains' evaluated to 1.00.", None),
-        (False, "scored", 0.0, "Function 'contains' evaluated to 0.00.", None),
-        (0.125, "scored", 0.125, "Function 'contains' evaluated to 0.13.", None),  # JS toFixed
-        (1.005, "scored", 1.0, "Function 'contains' evaluated to 1.00.", None),
-        (-3, "scored", 0.0, "Function 'contains' evaluated to 0.00.", None),
-        (10**400, "scored", 1.0, "Function 'contains' evaluated to 1.00.", None),
+        (True, "scored", 1.0, "Contains 'x', as required: score 1.00.", None),
+        (False, "scored", 0.0, "Does not contain 'x', but it should: score 0.00.", None),
+        (
+            0.125,
+            "scored",
+            0.125,
+            "Contains 'x' only in part (13%): score 0.13.",
+            None,
+        ),  # JS toFixed
+        (1.005, "scored", 1.0, "Contains 'x', as required: score 1.00.", None),
+        (-3, "scored", 0.0, "Does not contain 'x', but it should: score 0.00.", None),
+        (10**400, "scored", 1.0, "Contains 'x', as required: score 1.00.", None),
         ({"score": 0.5, "explain": "half"}, "scored", 0.5, "half", None),
         (
             {"score": True, "explain": ""},
             "scored",
             1.0,
-            "Function 'contains' evaluated to 1.00.",
+            "Contains 'x', as required: score 1.00.",
             None,
         ),
         (
             {"score": 0.3, "explain": 5},
             "scored",
             0.3,
-            "Function 'contains' evaluated to 0.30.",
+            "Contains 'x' only in part (30%): score 0.30.",
             None,
         ),
         ({"error": "boom", "score": 1}, "errored", None, None, "boom"),
@@ -79,7 +85,9 @@ def test_conversion_table(result, status, score, reflection, error):
 def test_inversion_happens_after_conversion_and_before_the_reflection():
     point = make_point("contains", "x", inverted=True, multiplier=2.5, citation="R1", path=3)
     a = convert_result(point, 0.25)
-    assert a.coverage_extent == 0.75 and a.reflection == "Function 'contains' evaluated to 0.75."
+    assert a.coverage_extent == 0.75 and a.reflection == (
+        "Contains 'x' only in part (25%), which it should not: score 0.75."
+    )
     assert (a.is_inverted, a.multiplier, a.citation, a.path_id) == (True, 2.5, "R1", "path_3")
     assert a.key_point_text == 'Function: contains("x")'
     errored = convert_result(point, {"error": "e"})

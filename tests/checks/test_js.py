@@ -106,7 +106,7 @@ def test_score_object_becomes_the_reflection():
     inverted = assess("js", "x", "return { score: 0.75 };", inverted=True)
     assert (inverted.coverage_extent, inverted.reflection) == (
         0.25,
-        "Function 'js' evaluated to 0.25.",
+        "Passes its JavaScript check only in part (75%), which it should not: score 0.25.",
     )
 
 
