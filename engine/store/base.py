@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Protocol
@@ -17,20 +16,10 @@ from engine.store.rows import (
     RunRecord,
     RunStatus,
     RunTotals,
+    new_run_id,
 )
 
 __all__ = ["RunWriter", "Store", "new_run_id", "open_store"]
-
-
-def new_run_id() -> str:
-    """Return an unguessable run id (128 random bits, URL-safe) that never starts with - or _.
-
-    A leading `-` would read as an option on a command line.
-    """
-    while True:
-        run_id = secrets.token_urlsafe(16)
-        if run_id[0].isalnum():
-            return run_id
 
 
 class RunWriter(Protocol):

@@ -78,7 +78,7 @@ class _FullOnce(sqlite3.Connection):
     armed = True
 
     def execute(self, sql, parameters=(), /):  # type: ignore[override]
-        if sql.startswith("INSERT OR REPLACE INTO calls") and _FullOnce.armed:
+        if sql.startswith("INSERT INTO calls(") and _FullOnce.armed:
             _FullOnce.armed = False
             raise sqlite3.OperationalError("database or disk is full")
         return super().execute(sql, parameters)
