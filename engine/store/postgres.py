@@ -1,0 +1,213 @@
+"""The PostgreSQL backend of the store (team mode): psycopg 3 and one connection pool per database."""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from engine.errors import StoreError
+from engine.store.migrations import MIGRATIONS, now, statements
+from engine.store.sql import SQLStore
+from engine.store.writer import BatchWriter, Item
+
+__all__ = ["PostgresStore", "PostgresWriter", "close_pools", "is_postgres_url", "mask_url"]
+
+_MIGRATION_LOCK = 0x626C7565  # pg_advisory_lock key: one process migrates at a time
+_POOLS: dict[str, ConnectionPool] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def is_postgres_url(location: str) -> bool:
+    """Whether `location` names a PostgreSQL database (`postgresql://` or `postgres://`)."""
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+def mask_url(url: str) -> str:
+    """The URL with its password (and any query, which may hold one) replaced by `***`."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            user, _, host = netloc.rpartition("@")
+            if ":" in user:
+                user = user.split(":", 1)[0] + ":***"
+            netloc = f"{user}@{host}"
+        return urlunsplit((parts.scheme, netloc, parts.path, "***" if parts.query else "", ""))
+    except ValueError:
+        return "the database in BLUEPRINT_DATABASE_URL"
+
+
+def _secret_free(url: str, text: str) -> str:
+    """`text` (a driver message) on one short line, without the URL's password."""
+    password = urlsplit(url).password if "@" in url else None
+    line = " ".join(text.split())
+    if password:
+        line = line.replace(password, "***")
+    return line[:120]
+
+
+def pg_error(url: str, exc: BaseException, *, writing: bool = False) -> StoreError:
+    """A `StoreError` that says in plain words what went wrong with the database, without secrets."""
+    where = mask_url(url)
+    detail = _secret_free(url, str(exc))
+    if isinstance(exc, psycopg.OperationalError) and not writing:
+        return StoreError(
+            f"{where}: cannot reach the database ({detail}). Check BLUEPRINT_DATABASE_URL "
+            "and that PostgreSQL is running and accepts this user."
+        )
+    what = "a store write failed" if writing else "the store cannot be read"
+    return StoreError(f"{where}: {what} ({detail}).")
+
+
+@lru_cache(maxsize=256)
+def pg_sql(sql: str) -> str:
+    """The store's `?`-placeholder SQL for psycopg (`%s`, and a literal `%` doubled)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+def migrate_postgres(conn: psycopg.Connection[Any]) -> list[str]:
+    """Apply the migrations not yet recorded, in order, under an advisory lock; return their names."""
+    conn.autocommit = True
+    conn.execute("SELECT pg_advisory_lock(%s)", (_MIGRATION_LOCK,))
+    try:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+        done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
+        applied: list[str] = []
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            with conn.transaction():
+                for statement in statements(sql, "postgres"):
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)", (name, now()))
+            applied.append(name)
+        return applied
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
+
+
+def _pool(url: str) -> ConnectionPool:
+    """The process's pool for `url`, opened (and the database migrated) on first use."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(url)
+        if pool is not None and not pool.closed:
+            return pool
+        try:
+            with psycopg.connect(url, connect_timeout=10) as conn:
+                migrate_postgres(conn)
+            pool = ConnectionPool(url, min_size=1, max_size=8, open=False, timeout=30)
+            pool.open(wait=True, timeout=10)
+        except psycopg.Error as exc:
+            raise pg_error(url, exc) from None
+        _POOLS[url] = pool
+        return pool
+
+
+def close_pools() -> None:
+    """Close every pool this process opened (before its databases are dropped, and at exit)."""
+    with _POOLS_LOCK:
+        for pool in _POOLS.values():
+            pool.close()
+        _POOLS.clear()
+
+
+atexit.register(close_pools)
+
+
+class PostgresStore(SQLStore):
+    """The store in a PostgreSQL database (see `engine.store.base.Store` for the contract)."""
+
+    dialect = "postgres"
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._pool = _pool(url)
+
+    @property
+    def location(self) -> str:
+        """The database address, its password masked."""
+        return mask_url(self._url)
+
+    def _query(
+        self, sql: str, params: tuple[Any, ...] = (), *, writing: bool = False
+    ) -> tuple[list[str], list[tuple[Any, ...]]]:
+        try:
+            with self._pool.connection() as conn:
+                cursor = conn.execute(pg_sql(sql), params)
+                if cursor.description is None:
+                    return [], []
+                return [d.name for d in cursor.description], list(cursor.fetchall())
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc, writing=writing) from None
+
+    def applied_migrations(self) -> list[str]:
+        """The names of the migrations applied, in order."""
+        return [str(r[0]) for r in self._read("SELECT name FROM schema_migrations ORDER BY name")]
+
+    def stream(self, sql: str, size: int = 1000) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of a query in batches of `size`, read through a server-side cursor."""
+        try:
+            with self._pool.connection() as conn, conn.cursor(name="blueprint_stream") as cursor:
+                cursor.execute(pg_sql(sql))
+                while batch := cursor.fetchmany(size):
+                    yield list(batch)
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc) from None
+
+    def writer(self) -> PostgresWriter:
+        """Start a background writer with its own connection."""
+        return PostgresWriter(self._url)
+
+
+class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
+    """A thread that owns one PostgreSQL connection and applies writes in committed batches."""
+
+    def __init__(self, url: str, batch: int = 64) -> None:
+        self._url = url
+        super().__init__(batch)
+
+    def _open(self) -> psycopg.Connection[Any]:
+        try:
+            return psycopg.connect(self._url, autocommit=True, connect_timeout=10)
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc) from None
+
+    def _close(self, conn: psycopg.Connection[Any]) -> None:
+        conn.close()
+
+    def _apply(self, conn: psycopg.Connection[Any], items: list[Item]) -> None:
+        failed: list[tuple[Future[None], StoreError]] = []
+        done: list[Future[None]] = []
+        try:
+            with conn.transaction():
+                for statements_, future in items:
+                    try:
+                        with conn.transaction():  # a savepoint: one failed write keeps the rest
+                            for sql, params in statements_:
+                                conn.execute(pg_sql(sql), params)
+                    except psycopg.Error as exc:
+                        if conn.broken:
+                            raise
+                        failed.append((future, pg_error(self._url, exc, writing=True)))
+                    else:
+                        done.append(future)
+        except psycopg.Error as exc:
+            error = pg_error(self._url, exc, writing=True)
+            for _, future in items:
+                future.set_exception(error)
+            return
+        for future in done:
+            future.set_result(None)
+        for future, err in failed:
+            future.set_exception(err)
