@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import atexit
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+from psycopg import sql as pgsql
 from psycopg_pool import ConnectionPool
 
 from engine.errors import StoreError
@@ -155,11 +156,54 @@ class PostgresStore(SQLStore):
         """The names of the migrations applied, in order."""
         return [str(r[0]) for r in self._read("SELECT name FROM schema_migrations ORDER BY name")]
 
+    def table_graph(self) -> dict[str, set[str]]:
+        """Every data table (not the migration log, nor a queue's) and those its keys name."""
+        tables = self._read(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+            "AND tablename <> 'schema_migrations' AND tablename NOT LIKE 'procrastinate%'"
+        )
+        graph: dict[str, set[str]] = {str(t): set() for (t,) in tables}
+        for child, parent in self._read(
+            "SELECT c.relname, p.relname FROM pg_constraint k "
+            "JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid "
+            "WHERE k.contype = 'f' AND c.relnamespace = current_schema()::regnamespace"
+        ):
+            if child in graph:
+                graph[str(child)].add(str(parent))
+        return graph
+
+    def table_columns(self, table: str) -> list[str]:
+        """The columns of `table`, in order."""
+        rows = self._read(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        )
+        return [str(r[0]) for r in rows]
+
+    def load(
+        self, tables: Iterable[tuple[str, list[str], Iterable[list[tuple[Any, ...]]]]]
+    ) -> None:
+        """Insert batches of rows into tables with COPY, all in one transaction (all or nothing)."""
+        try:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+                for table, columns, batches in tables:
+                    names = pgsql.SQL(", ").join(pgsql.Identifier(c) for c in columns)
+                    statement = pgsql.SQL("COPY {} ({}) FROM STDIN").format(
+                        pgsql.Identifier(table), names
+                    )
+                    with cursor.copy(statement) as copy:
+                        for batch in batches:
+                            for row in batch:
+                                copy.write_row(row)
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc, writing=True) from None
+
     def stream(self, sql: str, size: int = 1000) -> Iterator[list[tuple[Any, ...]]]:
-        """The rows of a query in batches of `size`, read through a server-side cursor."""
+        """The rows of a query without parameters in batches of `size` (a server-side cursor)."""
         try:
             with self._pool.connection() as conn, conn.cursor(name="blueprint_stream") as cursor:
-                cursor.execute(pg_sql(sql))
+                cursor.execute(sql)
                 while batch := cursor.fetchmany(size):
                     yield list(batch)
         except psycopg.Error as exc:

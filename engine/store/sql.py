@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -30,9 +31,14 @@ from engine.store.writer import (
     upsert,
 )
 
-__all__ = ["SQLStore"]
+__all__ = ["SQLStore", "quote"]
 
 _SAVE_DRAFT = upsert("drafts", "id, title, text, updated_at", "id")
+
+
+def quote(name: str) -> str:
+    """A table or column name as a quoted SQL identifier (valid on SQLite and PostgreSQL)."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _run(row: tuple[Any, ...], names: list[str]) -> RunRecord:
@@ -45,6 +51,11 @@ def _run(row: tuple[Any, ...], names: list[str]) -> RunRecord:
 class SQLStore(ABC):
     """The `engine.store.base.Store` contract in SQL with `?` placeholders, for any backend."""
 
+    @property
+    @abstractmethod
+    def location(self) -> str:
+        """Where the data lives (a file path or a database address without secrets)."""
+
     @abstractmethod
     def _query(
         self, sql: str, params: tuple[Any, ...] = (), *, writing: bool = False
@@ -54,6 +65,34 @@ class SQLStore(ABC):
         Raises:
             StoreError: The statement failed; the message says what to do.
         """
+
+    # --- the whole store, table by table (for `blueprint db copy`) ----------------------
+
+    @abstractmethod
+    def table_graph(self) -> dict[str, set[str]]:
+        """Every data table (not the migration log) and the tables its foreign keys name."""
+
+    @abstractmethod
+    def table_columns(self, table: str) -> list[str]:
+        """The columns of `table`, in order."""
+
+    @abstractmethod
+    def stream(self, sql: str, size: int = 1000) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of a query without parameters, in batches of at most `size`."""
+
+    @abstractmethod
+    def load(
+        self, tables: Iterable[tuple[str, list[str], Iterable[list[tuple[Any, ...]]]]]
+    ) -> None:
+        """Insert batches of rows into tables, all in one transaction (all or nothing).
+
+        Raises:
+            StoreError: A row could not be written; nothing was.
+        """
+
+    def count_rows(self, table: str) -> int:
+        """The number of rows in `table`."""
+        return int(self._read(f"SELECT COUNT(*) FROM {quote(table)}")[0][0])
 
     def _write(self, sql: str, params: tuple[Any, ...] = ()) -> None:
         self._query(sql, params, writing=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -12,7 +12,7 @@ from typing import Any
 from engine.errors import StoreError
 from engine.settings import home_dir
 from engine.store.migrations import migrate
-from engine.store.sql import SQLStore
+from engine.store.sql import SQLStore, quote
 from engine.store.sqlite_writer import SQLiteWriter, connect_sqlite, store_error
 
 __all__ = ["Connect", "SQLiteStore"]
@@ -67,6 +67,52 @@ class SQLiteStore(SQLStore):
                 return names, list(cursor)
         except sqlite3.Error as exc:
             raise store_error(self.path, exc, writing=writing) from None
+
+    def table_graph(self) -> dict[str, set[str]]:
+        """Every data table (not the migration log) and the tables its foreign keys name."""
+        tables = self._read(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite%' AND name <> 'schema_migrations'"
+        )
+        return {
+            str(t): {str(fk[2]) for fk in self._read(f"PRAGMA foreign_key_list({quote(t)})")}
+            for (t,) in tables
+        }
+
+    def table_columns(self, table: str) -> list[str]:
+        """The columns of `table`, in order."""
+        return [str(r[1]) for r in self._read(f"PRAGMA table_info({quote(table)})")]
+
+    def stream(self, sql: str, size: int = 1000) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of a query without parameters, in batches of at most `size`."""
+        try:
+            with self._conn() as conn:
+                cursor = conn.execute(sql)
+                while batch := cursor.fetchmany(size):
+                    yield batch
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc) from None
+
+    def load(
+        self, tables: Iterable[tuple[str, list[str], Iterable[list[tuple[Any, ...]]]]]
+    ) -> None:
+        """Insert batches of rows into tables, all in one transaction (all or nothing)."""
+        try:
+            with self._conn() as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for table, columns, batches in tables:
+                        names = ", ".join(quote(c) for c in columns)
+                        sql = f"INSERT INTO {quote(table)} ({names}) VALUES ({','.join('?' * len(columns))})"
+                        for batch in batches:
+                            conn.executemany(sql, batch)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc, writing=True) from None
 
     def writer(self) -> SQLiteWriter:
         """Start a background writer with its own connection."""
