@@ -1,4 +1,10 @@
-"""A throwaway PostgreSQL database for the session (127.0.0.1:5432, trust auth), dropped at the end."""
+"""A throwaway PostgreSQL database per test session (127.0.0.1:5432, trust auth), dropped at the end.
+
+A pytest plugin (named in `tests/conftest.py`). Its fixtures `pg_server` (the session's database)
+and `pg_url` (the same, emptied for one test) skip with the reason when no server answers.
+With `BLUEPRINT_TEST_STORE=postgres`, every test of the suite that opens the default store
+(`open_store()`, the CLI) gets that emptied database through `BLUEPRINT_DATABASE_URL`.
+"""
 
 from __future__ import annotations
 
@@ -61,3 +67,12 @@ def pg_url(pg_server: str) -> str:
             names = sql.SQL(", ").join(sql.Identifier(t) for t in tables)
             conn.execute(sql.SQL("TRUNCATE {} CASCADE").format(names))
     return pg_server
+
+
+@pytest.fixture(autouse=True)
+def _store_on_postgres(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, _isolated_home: object
+) -> None:
+    """Point `BLUEPRINT_DATABASE_URL` at the emptied session database when asked to."""
+    if os.environ.get("BLUEPRINT_TEST_STORE") == "postgres":
+        monkeypatch.setenv("BLUEPRINT_DATABASE_URL", request.getfixturevalue("pg_url"))
