@@ -56,6 +56,13 @@ def copy_cmd(source: str, target: str) -> None:
             err=True,
         )
         sys.exit(2)
+    if not is_postgres_url(target) and not Path(target).parent.is_dir():
+        click.echo(
+            f"{target}: no such folder. Give a postgresql:// address (or a new SQLite file "
+            "in an existing folder).",
+            err=True,
+        )
+        sys.exit(2)
     try:
         source_store, target_store = open_store(source), open_store(target)
         if not isinstance(source_store, SQLStore) or not isinstance(target_store, SQLStore):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import atexit
+import re
 import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql as pgsql
@@ -31,38 +31,36 @@ def is_postgres_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
+_USERINFO = re.compile(r"(://[^/@\s:]*):\S*@")
+_QUERY_SECRET = re.compile(r"(password|passfile|sslpassword)=[^&\s\"']*", re.IGNORECASE)
+
+
 def mask_url(url: str) -> str:
-    """The URL with its password (and any query, which may hold one) replaced by `***`."""
-    try:
-        parts = urlsplit(url)
-        netloc = parts.netloc
-        if "@" in netloc:
-            user, _, host = netloc.rpartition("@")
-            if ":" in user:
-                user = user.split(":", 1)[0] + ":***"
-            netloc = f"{user}@{host}"
-        return urlunsplit((parts.scheme, netloc, parts.path, "***" if parts.query else "", ""))
-    except ValueError:
-        return "the database in BLUEPRINT_DATABASE_URL"
+    """The URL with its password (and its query, which may hold one) replaced by `***`."""
+    masked = _USERINFO.sub(r"\1:***@", url.strip())
+    base, question, _ = masked.partition("?")
+    return (base + ("?***" if question else ""))[:200]
 
 
 def _secret_free(url: str, text: str) -> str:
     """`text` (a driver message) on one short line, without the URL's password."""
-    password = urlsplit(url).password if "@" in url else None
-    line = " ".join(text.split())
-    if password:
-        line = line.replace(password, "***")
-    return line[:120]
+    line = _QUERY_SECRET.sub(r"\1=***", _USERINFO.sub(r"\1:***@", " ".join(text.split())))
+    match = re.search(r"://[^/@\s:]*:(\S+)@", url)
+    if match and len(match.group(1)) >= 4:  # shorter ones would mask parts of words
+        line = line.replace(match.group(1), "***")
+    return line[:160]
 
 
-def pg_error(url: str, exc: BaseException, *, writing: bool = False) -> StoreError:
+def pg_error(
+    url: str, exc: BaseException, *, writing: bool = False, connecting: bool = False
+) -> StoreError:
     """A `StoreError` that says in plain words what went wrong with the database, without secrets."""
     where = mask_url(url)
     detail = _secret_free(url, str(exc))
-    if isinstance(exc, psycopg.OperationalError) and not writing:
+    if connecting or (isinstance(exc, psycopg.OperationalError) and not writing):
         return StoreError(
-            f"{where}: cannot reach the database ({detail}). Check BLUEPRINT_DATABASE_URL "
-            "and that PostgreSQL is running and accepts this user."
+            f"{where}: cannot reach the database ({detail}). Check the address "
+            "(BLUEPRINT_DATABASE_URL) and that PostgreSQL runs there and accepts this user."
         )
     what = "a store write failed" if writing else "the store cannot be read"
     return StoreError(f"{where}: {what} ({detail}).")
@@ -110,7 +108,7 @@ def _pool(url: str) -> ConnectionPool:
             pool = ConnectionPool(url, min_size=1, max_size=8, open=False, timeout=30)
             pool.open(wait=True, timeout=10)
         except psycopg.Error as exc:
-            raise pg_error(url, exc) from None
+            raise pg_error(url, exc, connecting=True) from None
         _POOLS[url] = pool
         return pool
 
@@ -225,7 +223,7 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
         try:
             return psycopg.connect(self._url, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
-            raise pg_error(self._url, exc) from None
+            raise pg_error(self._url, exc, connecting=True) from None
 
     def _close(self, conn: psycopg.Connection[Any]) -> None:
         conn.close()

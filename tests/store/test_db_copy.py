@@ -115,6 +115,12 @@ def test_a_personal_store_is_copied_whole_into_postgres_and_a_second_copy_is_ref
         [(status,)] = conn.execute("SELECT status FROM runs WHERE id = %s", (run_id,)).fetchall()
     assert status == "completed"
 
+    back = tmp_path / "back.db"  # and back again, into a new personal store
+    assert _cli("db", "copy", "--from", pg_url, "--to", str(back)).returncode == 0
+    for table in graph:
+        columns = source.table_columns(table)
+        assert _sqlite_rows(back, table, columns) == _sqlite_rows(path, table, columns), table
+
     again = _cli("db", "copy", "--from", str(path), "--to", pg_url)
     assert again.returncode == 2 and again.stdout == ""
     assert "already holds data" in again.stderr and len(again.stderr.splitlines()) == 1
@@ -135,3 +141,22 @@ def test_unusable_stores_exit_2_with_one_line_and_no_password(tmp_path):
 def test_tables_come_after_the_tables_they_refer_to():
     graph = {"cells": {"runs"}, "runs": {"blueprints"}, "blueprints": set(), "cache": set()}
     assert table_order(graph) == ["blueprints", "cache", "runs", "cells"]
+
+
+def test_a_row_that_cannot_be_copied_leaves_the_target_empty(pg_url, tmp_path):
+    path = tmp_path / "studio.db"
+    store = SQLiteStore(path)
+    store.save_draft("d1", "a: 1\n")
+    digest = store.save_blueprint("title: t\n", "t", "t.yml")
+    store.create_run(
+        blueprint_hash=digest, title="t", config_id=None, options={}, total_calls=1, total_cells=1
+    )
+    conn = sqlite3.connect(path)  # SQLite keeps text in an integer column; PostgreSQL will not
+    conn.execute("UPDATE runs SET total_calls = 'many'")
+    conn.commit()
+    conn.close()
+    done = _cli("db", "copy", "--from", str(path), "--to", pg_url)
+    assert done.returncode == 2 and "store write failed" in done.stderr, done.stderr
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+    for table in ("drafts", "blueprints", "runs"):
+        assert _pg_rows(pg_url, table, ["*"]) == [], table  # all or nothing
