@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import psycopg
 import pytest
 
 from engine.errors import StoreError
-from engine.store import open_store
-from engine.store.postgres import PostgresStore, mask_url
+from engine.store import MIGRATIONS, open_store
+from engine.store.postgres import PostgresStore, mask_url, migrate_postgres
 from engine.store.sqlite import SQLiteStore
 
 
@@ -61,3 +62,27 @@ def test_the_password_never_appears_in_the_location_or_an_error():
     assert "hunter2secret" not in message and "\n" not in message
     assert message.startswith("postgresql://ann:***@127.0.0.1:1/nodb")
     assert "cannot reach the database" in message
+
+
+def test_two_processes_starting_at_once_migrate_once(pg_url):
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute("DROP SCHEMA IF EXISTS fresh CASCADE")
+        admin.execute("CREATE SCHEMA fresh")
+    url = f"{pg_url}?options=-csearch_path%3Dfresh"
+    barrier = threading.Barrier(3)
+    results: list[list[str]] = []
+
+    def start() -> None:
+        with psycopg.connect(url) as conn:
+            barrier.wait()
+            results.append(migrate_postgres(conn))
+
+    threads = [threading.Thread(target=start) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    # every start succeeded, and each migration was applied by exactly one of them
+    assert sorted(name for names in results for name in names) == sorted(n for n, _ in MIGRATIONS)
+    assert len(results) == 3
+    assert PostgresStore(url).applied_migrations() == [n for n, _ in MIGRATIONS]
