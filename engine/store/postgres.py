@@ -221,12 +221,20 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
 
     def _open(self) -> psycopg.Connection[Any]:
         try:
-            return psycopg.connect(self._url, autocommit=True, connect_timeout=10)
+            return psycopg.connect(
+                self._url, autocommit=True, connect_timeout=10, application_name="blueprint-writer"
+            )
         except psycopg.Error as exc:
             raise pg_error(self._url, exc, connecting=True) from None
 
     def _close(self, conn: psycopg.Connection[Any]) -> None:
         conn.close()
+
+    def _ready(self, conn: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+        if not (conn.closed or conn.broken):
+            return conn
+        conn.close()  # lost (the server restarted, a network cut): connect again
+        return self._open()
 
     def _apply(self, conn: psycopg.Connection[Any], items: list[Item]) -> None:
         failed: list[tuple[Future[None], StoreError]] = []

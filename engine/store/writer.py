@@ -173,6 +173,14 @@ class BatchWriter(ABC, Generic[C]):
     def _close(self, conn: C) -> None:
         """Close the writer's connection."""
 
+    def _ready(self, conn: C) -> C:
+        """The connection to apply the next batch with (a backend may replace a lost one).
+
+        Raises:
+            StoreError: No connection can be had; the batch fails with this error.
+        """
+        return conn
+
     def _submit(self, statements: Write) -> Future[None]:
         future: Future[None] = Future()
         self._queue.put((statements, future))
@@ -233,6 +241,12 @@ class BatchWriter(ABC, Generic[C]):
                         stop = True
                         break
                     items.append(nxt)
+                try:
+                    conn = self._ready(conn)
+                except StoreError as error:
+                    for _, future in items:
+                        future.set_exception(error)
+                    continue
                 self._apply(conn, items)
         finally:
             self._close(conn)

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 
 from engine.errors import StoreError
-from engine.store import MIGRATIONS, open_store
+from engine.store import MIGRATIONS, CacheEntry, open_store
 from engine.store.postgres import PostgresStore, mask_url, migrate_postgres
 from engine.store.sqlite import SQLiteStore
 
@@ -86,3 +86,21 @@ def test_two_processes_starting_at_once_migrate_once(pg_url):
     assert sorted(name for names in results for name in names) == sorted(n for n, _ in MIGRATIONS)
     assert len(results) == 3
     assert PostgresStore(url).applied_migrations() == [n for n, _ in MIGRATIONS]
+
+
+def test_the_writer_connects_again_after_its_connection_is_lost(pg_url):
+    store = PostgresStore(pg_url)
+    writer = store.writer()
+    writer.record_call(None, CacheEntry("k0", "generate", "m", "{}")).result(timeout=10)
+    with psycopg.connect(pg_url, autocommit=True) as admin:  # end the writer's session
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+            "AND application_name = 'blueprint-writer'"
+        )
+    lost = writer.record_call(None, CacheEntry("k1", "generate", "m", "{}"))
+    with pytest.raises(StoreError):
+        lost.result(timeout=10)  # this batch is lost, and said so
+    writer.record_call(None, CacheEntry("k2", "generate", "m", "{}")).result(timeout=10)
+    writer.close()
+    assert set(store.cache_lookup(["k0", "k1", "k2"])) == {"k0", "k2"}
