@@ -237,6 +237,25 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
         return self._open()
 
     def _apply(self, conn: psycopg.Connection[Any], items: list[Item]) -> None:
+        # The whole batch at once, pipelined; in PostgreSQL one failed statement spoils its
+        # transaction, so when one fails the batch is applied again item by item.
+        try:
+            with conn.pipeline(), conn.transaction():
+                for statements_, _ in items:
+                    for sql, params in statements_:
+                        conn.execute(pg_sql(sql), params)
+        except psycopg.Error as exc:
+            if conn.broken or len(items) == 1:
+                error = pg_error(self._url, exc, writing=True)
+                for _, future in items:
+                    future.set_exception(error)
+            else:
+                self._apply_each(conn, items)
+            return
+        for _, future in items:
+            future.set_result(None)
+
+    def _apply_each(self, conn: psycopg.Connection[Any], items: list[Item]) -> None:
         failed: list[tuple[Future[None], StoreError]] = []
         done: list[Future[None]] = []
         try:

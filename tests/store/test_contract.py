@@ -198,3 +198,17 @@ def test_a_failed_write_is_a_store_error_not_a_crash(store):
             total_calls=0,
             total_cells=0,
         )
+
+
+def test_one_failed_write_in_a_batch_keeps_the_others(store):
+    writer = store.writer()
+    futures = []
+    for i in range(100):
+        futures.append(writer.record_call(None, CacheEntry(f"k{i}", "generate", "m", "{}")))
+        if i == 50:  # a cell of a run that does not exist, queued among good writes
+            bad = writer.record_cell(CellRow("nope", "p", "m", "m", "scored"))
+    writer.close()
+    with pytest.raises(StoreError, match="store write failed"):
+        bad.result(timeout=10)
+    assert all(f.exception(timeout=10) is None for f in futures)
+    assert len(store.cache_lookup([f"k{i}" for i in range(100)])) == 100
