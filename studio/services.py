@@ -10,6 +10,7 @@ Rules:
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 
 import streamlit as st
@@ -39,12 +40,14 @@ __all__ = [
 
 
 @st.cache_resource(show_spinner=False)
-def _store(path: str) -> Store:
+def _store(path: str | None) -> Store:
     return open_store(path)
 
 
 def store() -> Store:
-    """The SQLite store in `$BLUEPRINT_HOME` (one per database path)."""
+    """The team store of `BLUEPRINT_DATABASE_URL` when set, else the SQLite file in `$BLUEPRINT_HOME`."""
+    if os.environ.get("BLUEPRINT_DATABASE_URL", "").strip():
+        return _store(None)  # open_store reads (and checks) the address
     return _store(str(home_dir() / "studio.db"))
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.fakes.plugin"]
+pytest_plugins = ["tests.fakes.plugin", "tests.store.pg"]
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -40,7 +40,7 @@ def _isolated_home(
         if (
             name.endswith("_API_KEY")
             or name.endswith("_BASE_URL")
-            or name == "BLUEPRINT_CALL_ALLOW"
+            or name in ("BLUEPRINT_CALL_ALLOW", "BLUEPRINT_DATABASE_URL")
         ):
             monkeypatch.delenv(name, raising=False)
     return home

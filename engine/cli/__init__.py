@@ -23,6 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "engine.cli.compare_cmd:compare_cmd",
         "Compare two runs: each model's average, each prompt's score and each point.",
     ),
+    "db": (
+        "engine.cli.db_cmd:db",
+        "Manage the store: copy a personal store into a team database.",
+    ),
     "lint": (
         "engine.cli.lint_cmd:lint_command",
         "Check blueprint FILES and report problems, with what to write instead.",

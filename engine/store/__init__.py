@@ -1,8 +1,7 @@
 """The durable store: runs, cells, calls, judgments, caches and drafts, behind one typed interface."""
 
-from engine.store.base import RunWriter, Store, new_run_id
+from engine.store.base import RunWriter, Store, new_run_id, open_store
 from engine.store.migrations import MIGRATIONS, migrate
-from engine.store.opening import open_store
 from engine.store.rows import (
     ACTIVE_STATUSES,
     RESUMABLE_STATUSES,

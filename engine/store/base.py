@@ -1,11 +1,13 @@
-"""The store interface every backend implements (SQLite now; PostgreSQL for teams), and `open_store`."""
+"""The store interface every backend implements (SQLite, PostgreSQL for teams), and `open_store`."""
 
 from __future__ import annotations
 
-import secrets
+import os
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any, Protocol
 
+from engine.errors import StoreError
 from engine.store.rows import (
     CacheEntry,
     CallRow,
@@ -16,20 +18,10 @@ from engine.store.rows import (
     RunRecord,
     RunStatus,
     RunTotals,
+    new_run_id,
 )
 
-__all__ = ["RunWriter", "Store", "new_run_id"]
-
-
-def new_run_id() -> str:
-    """Return an unguessable run id (128 random bits, URL-safe) that never starts with - or _.
-
-    A leading `-` would read as an option on a command line.
-    """
-    while True:
-        run_id = secrets.token_urlsafe(16)
-        if run_id[0].isalnum():
-            return run_id
+__all__ = ["RunWriter", "Store", "new_run_id", "open_store"]
 
 
 class RunWriter(Protocol):
@@ -194,3 +186,29 @@ class Store(Protocol):
     def writer(self) -> RunWriter:
         """Start a background writer for a run's many small writes."""
         ...
+
+
+def open_store(location: Path | str | None = None) -> Store:
+    """Open (and migrate) the store named by `location`, else by `BLUEPRINT_DATABASE_URL`.
+
+    A `postgresql://` (or `postgres://`) address opens the PostgreSQL store; anything else is
+    a SQLite file. Without a location: `BLUEPRINT_DATABASE_URL` when it is set, else the
+    SQLite file `$BLUEPRINT_HOME/studio.db`.
+
+    Raises:
+        StoreError: The store cannot be opened; the message says what to do.
+    """
+    if location is None:
+        location = os.environ.get("BLUEPRINT_DATABASE_URL", "").strip() or None
+        if location is not None and not location.startswith(("postgresql://", "postgres://")):
+            raise StoreError(
+                "BLUEPRINT_DATABASE_URL: not a PostgreSQL address. Write "
+                "postgresql://USER@HOST:PORT/DATABASE, or unset it to use the personal store."
+            )
+    if isinstance(location, str) and location.startswith(("postgresql://", "postgres://")):
+        from engine.store.postgres import PostgresStore
+
+        return PostgresStore(location)
+    from engine.store.sqlite import SQLiteStore
+
+    return SQLiteStore(location)

@@ -1,16 +1,37 @@
-"""The SQLite schema, as an ordered list of migrations recorded in `schema_migrations`."""
+"""The schema of both backends, as one ordered list of migrations recorded in `schema_migrations`.
+
+How to write a migration (append it; never edit or reorder an applied one):
+
+- `(name, sql)` with one text when the statements are the same on SQLite and PostgreSQL:
+  use `TEXT`, `BIGINT` (64-bit on both), `DOUBLE PRECISION` (8-byte on both), `ON CONFLICT`,
+  single-quoted strings, and no `PRAGMA`, `AUTOINCREMENT`, `BLOB` or `INSERT OR ...`.
+- `(name, {"sqlite": sql, "postgres": sql})` where the dialects differ: one migration id,
+  per-dialect statements. Both must leave the same tables and columns.
+- Statements are split on `;`, so a statement must not contain one (no `$$` bodies).
+"""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from datetime import UTC, datetime
+from typing import Literal
 
-__all__ = ["MIGRATIONS", "migrate"]
+__all__ = ["MIGRATIONS", "Dialect", "migrate", "now", "statements"]
 
-MIGRATIONS: list[tuple[str, str]] = [
-    (
-        "001_runs_cells_calls",
-        """
+Dialect = Literal["sqlite", "postgres"]
+"""The SQL dialect of a backend."""
+
+
+def _widened(sql: str) -> str:
+    """The PostgreSQL form of SQLite column types: 64-bit integers and 8-byte floats.
+
+    On PostgreSQL `INTEGER` is 32-bit and `REAL` 4-byte; SQLite's are 64-bit and 8-byte.
+    """
+    return re.sub(r"\bREAL\b", "DOUBLE PRECISION", re.sub(r"\bINTEGER\b", "BIGINT", sql))
+
+
+_V001 = """
         CREATE TABLE blueprints (
             hash TEXT PRIMARY KEY,
             title TEXT,
@@ -102,8 +123,13 @@ MIGRATIONS: list[tuple[str, str]] = [
             value TEXT NOT NULL,
             created_at TEXT NOT NULL
         );
-        """,
-    ),
+        """
+_V003 = """
+        ALTER TABLE calls ADD COLUMN reuses INTEGER NOT NULL DEFAULT 0;
+        """
+
+MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
+    ("001_runs_cells_calls", {"sqlite": _V001, "postgres": _widened(_V001)}),
     (
         "002_drafts",
         """
@@ -115,18 +141,20 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
-    (
-        "003_call_reuses",
-        """
-        ALTER TABLE calls ADD COLUMN reuses INTEGER NOT NULL DEFAULT 0;
-        """,
-    ),
+    ("003_call_reuses", {"sqlite": _V003, "postgres": _widened(_V003)}),
 ]
+"""Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 
 
 def now() -> str:
     """Return the current UTC time as ISO-8601 text."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def statements(sql: str | dict[Dialect, str], dialect: Dialect) -> list[str]:
+    """The statements of one migration for a dialect, in order."""
+    text = sql if isinstance(sql, str) else sql[dialect]
+    return [s.strip() for s in text.split(";") if s.strip()]
 
 
 def migrate(conn: sqlite3.Connection) -> list[str]:
@@ -144,9 +172,8 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
             if conn.execute("SELECT 1 FROM schema_migrations WHERE name = ?", (name,)).fetchone():
                 conn.execute("ROLLBACK")
                 continue
-            for statement in (s.strip() for s in sql.split(";")):
-                if statement:
-                    conn.execute(statement)
+            for statement in statements(sql, "sqlite"):
+                conn.execute(statement)
             conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, now()))
             conn.execute("COMMIT")
         except BaseException:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -25,6 +26,7 @@ __all__ = [
     "RunRecord",
     "RunStatus",
     "RunTotals",
+    "new_run_id",
 ]
 
 RunStatus = Literal["planned", "running", "completed", "stopped", "failed"]
@@ -44,6 +46,17 @@ RESUMABLE_STATUSES: tuple[LiveStatus, ...] = ("interrupted", "stopped", "failed"
 
 STALE_AFTER_S = 15.0
 """A running run without a heartbeat for this long is interrupted."""
+
+
+def new_run_id() -> str:
+    """Return an unguessable run id (128 random bits, URL-safe) that never starts with - or _.
+
+    A leading `-` would read as an option on a command line.
+    """
+    while True:
+        run_id = secrets.token_urlsafe(16)
+        if run_id[0].isalnum():
+            return run_id
 
 
 def _alive(pid: int) -> bool:

@@ -78,7 +78,7 @@ class _FullOnce(sqlite3.Connection):
     armed = True
 
     def execute(self, sql, parameters=(), /):  # type: ignore[override]
-        if sql.startswith("INSERT OR REPLACE INTO calls") and _FullOnce.armed:
+        if sql.startswith("INSERT INTO calls(") and _FullOnce.armed:
             _FullOnce.armed = False
             raise sqlite3.OperationalError("database or disk is full")
         return super().execute(sql, parameters)
@@ -107,11 +107,12 @@ def test_a_result_that_cannot_be_written_is_not_a_model_failure_and_is_retried(e
     run = store.get_run(prepared.run_id)
     assert run.status == "failed" and run.resumable
     env.reset()
-    resumed = prepare_resume(open_store(), prepared.run_id)
-    outcome = run_sync(prepared.run_id, resumed.plan, open_store(), resumed.options)
+    healthy = SQLiteStore(home / "studio.db")  # the same file, its disk no longer full
+    resumed = prepare_resume(healthy, prepared.run_id)
+    outcome = run_sync(prepared.run_id, resumed.plan, healthy, resumed.options)
     assert outcome.status == "completed" and outcome.progress.failed_cells == 0
     assert len(env.calls) == 1  # only the lost answer is asked again
-    assert len(open_store().cells(prepared.run_id)) == 2 * PROMPTS
+    assert len(healthy.cells(prepared.run_id)) == 2 * PROMPTS
 
 
 def test_resume_exits_1_when_a_cell_failed_before_the_interruption(env, tmp_path):

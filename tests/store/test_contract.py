@@ -1,4 +1,4 @@
-"""The store's contract, run against every backend (SQLite now; PostgreSQL joins `BACKENDS`)."""
+"""The store's contract, run against every backend (SQLite, and PostgreSQL where a server answers)."""
 
 from __future__ import annotations
 
@@ -20,21 +20,30 @@ from engine.store import (
     Store,
     new_run_id,
 )
+from engine.store.postgres import PostgresStore
 from engine.store.sqlite import SQLiteStore
 
 
-def _sqlite(tmp_path: Path) -> Store:
-    return SQLiteStore(tmp_path / "s.db")
+def _sqlite(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
+    return lambda: SQLiteStore(tmp_path / "s.db")
 
 
-BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlite": _sqlite}
-"""Each backend opens a fresh, empty store (a PostgreSQL backend adds itself here)."""
+def _postgres(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
+    url = request.getfixturevalue("pg_url")  # the session's database, emptied
+    return lambda: PostgresStore(url)
+
+
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], Callable[[], Store]]] = {
+    "sqlite": _sqlite,
+    "postgres": _postgres,
+}
+"""Each backend gives an opener of a fresh, empty store."""
 
 
 @pytest.fixture(params=sorted(BACKENDS))
 def open_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
     """Open the backend's store; a second call reopens the same store."""
-    return lambda: BACKENDS[request.param](tmp_path)
+    return BACKENDS[request.param](request, tmp_path)
 
 
 @pytest.fixture
@@ -189,3 +198,17 @@ def test_a_failed_write_is_a_store_error_not_a_crash(store):
             total_calls=0,
             total_cells=0,
         )
+
+
+def test_one_failed_write_in_a_batch_keeps_the_others(store):
+    writer = store.writer()
+    futures = []
+    for i in range(100):
+        futures.append(writer.record_call(None, CacheEntry(f"k{i}", "generate", "m", "{}")))
+        if i == 50:  # a cell of a run that does not exist, queued among good writes
+            bad = writer.record_cell(CellRow("nope", "p", "m", "m", "scored"))
+    writer.close()
+    with pytest.raises(StoreError, match="store write failed"):
+        bad.result(timeout=10)
+    assert all(f.exception(timeout=10) is None for f in futures)
+    assert len(store.cache_lookup([f"k{i}" for i in range(100)])) == 100

@@ -1,0 +1,296 @@
+"""The store's queries in SQL both backends run; a backend supplies connections and errors."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from typing import Any
+
+from engine.store.migrations import now
+from engine.store.rows import (
+    CallRow,
+    CellRow,
+    DraftRow,
+    JudgmentRow,
+    ModelTotals,
+    RunRecord,
+    RunStatus,
+    RunTotals,
+    new_run_id,
+)
+from engine.store.writer import (
+    CALL_COLUMNS,
+    CELL_COLUMNS,
+    JUDGMENT_COLUMNS,
+    TOTALS_SET,
+    totals_values,
+    upsert,
+)
+
+__all__ = ["SQLStore", "quote"]
+
+_SAVE_DRAFT = upsert("drafts", "id, title, text, updated_at", "id")
+
+
+def quote(name: str) -> str:
+    """A table or column name as a quoted SQL identifier (valid on SQLite and PostgreSQL)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _run(row: tuple[Any, ...], names: list[str]) -> RunRecord:
+    data = dict(zip(names, row, strict=True))
+    data["options"] = json.loads(data["options"] or "{}")
+    data["summary"] = json.loads(data["summary"]) if data.get("summary") else None
+    return RunRecord(**data)
+
+
+class SQLStore(ABC):
+    """The `engine.store.base.Store` contract in SQL with `?` placeholders, for any backend."""
+
+    @property
+    @abstractmethod
+    def location(self) -> str:
+        """Where the data lives (a file path or a database address without secrets)."""
+
+    @abstractmethod
+    def _query(
+        self, sql: str, params: tuple[Any, ...] = (), *, writing: bool = False
+    ) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """Run one statement in its own transaction; return the column names and the rows.
+
+        Raises:
+            StoreError: The statement failed; the message says what to do.
+        """
+
+    # --- the whole store, table by table (for `blueprint db copy`) ----------------------
+
+    @abstractmethod
+    def table_graph(self) -> dict[str, set[str]]:
+        """Every data table (not the migration log) and the tables its foreign keys name."""
+
+    @abstractmethod
+    def table_columns(self, table: str) -> list[str]:
+        """The columns of `table`, in order."""
+
+    @abstractmethod
+    def stream(self, sql: str, size: int = 1000) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of a query without parameters, in batches of at most `size`."""
+
+    @abstractmethod
+    def load(
+        self, tables: Iterable[tuple[str, list[str], Iterable[list[tuple[Any, ...]]]]]
+    ) -> None:
+        """Insert batches of rows into tables, all in one transaction (all or nothing).
+
+        Raises:
+            StoreError: A row could not be written; nothing was.
+        """
+
+    def count_rows(self, table: str) -> int:
+        """The number of rows in `table`."""
+        return int(self._read(f"SELECT COUNT(*) FROM {quote(table)}")[0][0])
+
+    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        self._query(sql, params, writing=True)
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return self._query(sql, params)[1]
+
+    def applied_migrations(self) -> list[str]:
+        """The names of the migrations applied, in order."""
+        return [str(r[0]) for r in self._read("SELECT name FROM schema_migrations ORDER BY name")]
+
+    # --- blueprints and drafts -------------------------------------------------------
+
+    def save_blueprint(self, text: str, title: str | None, source: str | None) -> str:
+        """Store blueprint text by content hash; return the hash."""
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        self._write(
+            "INSERT INTO blueprints(hash, title, source, text, created_at) VALUES (?,?,?,?,?) "
+            "ON CONFLICT (hash) DO NOTHING",
+            (digest, title, source, text, now()),
+        )
+        return digest
+
+    def blueprint_text(self, digest: str) -> str | None:
+        """Return stored blueprint text by hash."""
+        rows = self._read("SELECT text FROM blueprints WHERE hash = ?", (digest,))
+        return str(rows[0][0]) if rows else None
+
+    def save_draft(self, draft_id: str, text: str, title: str | None = None) -> None:
+        """Create or replace a studio draft."""
+        self._write(_SAVE_DRAFT, (draft_id, title, text, now()))
+
+    def draft(self, draft_id: str) -> str | None:
+        """Return a draft's text, if any."""
+        rows = self._read("SELECT text FROM drafts WHERE id = ?", (draft_id,))
+        return str(rows[0][0]) if rows else None
+
+    def list_drafts(self) -> list[DraftRow]:
+        """Return saved drafts, newest first."""
+        rows = self._read("SELECT id, title, updated_at FROM drafts ORDER BY updated_at DESC")
+        return [DraftRow(*r) for r in rows]
+
+    # --- runs ------------------------------------------------------------------------
+
+    def create_run(
+        self,
+        *,
+        blueprint_hash: str,
+        title: str | None,
+        config_id: str | None,
+        options: dict[str, Any],
+        total_calls: int,
+        total_cells: int,
+        run_id: str | None = None,
+    ) -> str:
+        """Record a new run in status `planned`; return its id."""
+        run_id = run_id or new_run_id()
+        self._write(
+            "INSERT INTO runs(id, blueprint_hash, title, config_id, status, options, total_calls, "
+            "total_cells, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
+            (
+                run_id,
+                blueprint_hash,
+                title,
+                config_id,
+                "planned",
+                json.dumps(options),
+                total_calls,
+                total_cells,
+                now(),
+            ),
+        )
+        return run_id
+
+    def _runs(self, sql: str, params: tuple[Any, ...]) -> list[RunRecord]:
+        names, rows = self._query(sql, params)
+        return [_run(r, names) for r in rows]
+
+    def get_run(self, run_id: str) -> RunRecord | None:
+        """Return a run, or None."""
+        runs = self._runs("SELECT * FROM runs WHERE id = ?", (run_id,))
+        return runs[0] if runs else None
+
+    def list_runs(self, limit: int = 200) -> list[RunRecord]:
+        """Return runs, newest first."""
+        return self._runs("SELECT * FROM runs ORDER BY created_at DESC LIMIT ?", (limit,))
+
+    def set_run_status(
+        self, run_id: str, status: RunStatus, error: str | None = None, *, pid: int | None = None
+    ) -> None:
+        """Set a run's status (and error), stamping start and finish times."""
+        stamp = now()
+        if status == "running":
+            self._write(
+                "UPDATE runs SET status=?, error=NULL, started_at=COALESCE(started_at, ?), "
+                "heartbeat_at=?, pid=? WHERE id=?",
+                (status, stamp, stamp, pid if pid is not None else os.getpid(), run_id),
+            )
+        else:
+            self._write(
+                "UPDATE runs SET status=?, error=?, finished_at=?, heartbeat_at=NULL WHERE id=?",
+                (status, error, stamp, run_id),
+            )
+
+    def save_totals(self, run_id: str, totals: RunTotals) -> None:
+        """Store a run's counters."""
+        self._write(f"UPDATE runs SET {TOTALS_SET} WHERE id=?", (*totals_values(totals), run_id))
+
+    def save_summary(
+        self, run_id: str, summary: dict[str, Any], comparison_path: str | None
+    ) -> None:
+        """Store a completed run's per-model summary and where its comparison was written."""
+        self._write(
+            "UPDATE runs SET comparison_path=?, summary=? WHERE id=?",
+            (comparison_path, json.dumps(summary), run_id),
+        )
+
+    # --- cells, calls, judgments -------------------------------------------------------
+
+    def cells(
+        self,
+        run_id: str,
+        *,
+        prompt_id: str | None = None,
+        offset: int = 0,
+        limit: int = 1_000_000,
+    ) -> list[CellRow]:
+        """Return a page of a run's cells (or one prompt's), ordered by prompt and model."""
+        where, params = "run_id=?", [run_id]
+        if prompt_id is not None:
+            where += " AND prompt_id=?"
+            params.append(prompt_id)
+        rows = self._read(
+            f"SELECT {CELL_COLUMNS} FROM cells WHERE {where} "
+            "ORDER BY prompt_id, model_id LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
+        return [CellRow(*r) for r in rows]
+
+    def cell_keys(self, run_id: str) -> set[tuple[str, str]]:
+        """Return the (prompt id, effective model id) of every finished cell of a run."""
+        rows = self._read("SELECT prompt_id, model_id FROM cells WHERE run_id=?", (run_id,))
+        return {(str(p), str(m)) for p, m in rows}
+
+    def cell_counts(self, run_id: str) -> dict[str, dict[str, int]]:
+        """Return `{base model: {status: number of cells}}` for a run's finished cells."""
+        rows = self._read(
+            "SELECT base_model, status, COUNT(*) FROM cells WHERE run_id=? "
+            "GROUP BY base_model, status",
+            (run_id,),
+        )
+        out: dict[str, dict[str, int]] = {}
+        for model, status, n in rows:
+            out.setdefault(str(model), {})[str(status)] = int(n)
+        return out
+
+    def model_totals(self, run_id: str) -> dict[str, ModelTotals]:
+        """Return per effective model: cells, tokens in/out, cost (USD) and mean latency (ms)."""
+        rows = self._read(
+            "SELECT model_id, COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(cost_usd), "
+            "AVG(latency_ms) FROM cells WHERE run_id=? GROUP BY model_id",
+            (run_id,),
+        )
+        return {
+            str(m): ModelTotals(int(n), int(i or 0), int(o or 0), float(c or 0), float(lat or 0))
+            for m, n, i, o, c, lat in rows
+        }
+
+    def run_calls(self, run_id: str) -> dict[str, CallRow]:
+        """Return the logged calls of a run by key, finished or failed (to resume)."""
+        rows = self._read(f"SELECT {CALL_COLUMNS} FROM calls WHERE run_id=?", (run_id,))
+        calls = (replace(CallRow(*r), cached=bool(r[8])) for r in rows)
+        return {c.key: c for c in calls}
+
+    def judgments(self, run_id: str, prompt_id: str, model_id: str) -> list[JudgmentRow]:
+        """Return the raw judgments of one cell."""
+        rows = self._read(
+            f"SELECT {JUDGMENT_COLUMNS} FROM judgments WHERE run_id=? AND prompt_id=? "
+            "AND model_id=? ORDER BY point_index, judge_id",
+            (run_id, prompt_id, model_id),
+        )
+        return [JudgmentRow(*r) for r in rows]
+
+    # --- cache ------------------------------------------------------------------------
+
+    def cache_get(self, key: str) -> dict[str, Any] | None:
+        """Return a cached answer (decoded), or None."""
+        return self.cache_lookup([key]).get(key)
+
+    def cache_lookup(self, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """Return the cached answers (decoded) of those `keys` that are cached."""
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT key, value FROM cache WHERE key IN ({marks})"
+            for key, value in self._read(sql, tuple(chunk)):
+                data = json.loads(value)
+                if isinstance(data, dict):
+                    found[str(key)] = data
+        return found

@@ -1,0 +1,106 @@
+"""The PostgreSQL backend: chosen by address or BLUEPRINT_DATABASE_URL, same schema, no secrets."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import psycopg
+import pytest
+
+from engine.errors import StoreError
+from engine.store import MIGRATIONS, CacheEntry, open_store
+from engine.store.postgres import PostgresStore, mask_url, migrate_postgres
+from engine.store.sqlite import SQLiteStore
+
+
+def test_open_store_follows_the_database_url_and_an_explicit_location_wins(
+    pg_url, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("BLUEPRINT_DATABASE_URL", pg_url)
+    assert isinstance(open_store(), PostgresStore)
+    assert isinstance(open_store(tmp_path / "s.db"), SQLiteStore)
+    monkeypatch.setenv("BLUEPRINT_DATABASE_URL", "mysql://x")
+    with pytest.raises(StoreError, match="not a PostgreSQL address"):
+        open_store()
+    monkeypatch.delenv("BLUEPRINT_DATABASE_URL")
+    assert isinstance(open_store(), SQLiteStore)
+
+
+def test_both_backends_have_the_same_tables_and_columns(pg_url, tmp_path):
+    assert (
+        PostgresStore(pg_url).applied_migrations()
+        == SQLiteStore(tmp_path / "s.db").applied_migrations()
+    )
+    lite = sqlite3.connect(tmp_path / "s.db")
+    tables = [r[0] for r in lite.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    lite_schema = {t: [r[1] for r in lite.execute(f"PRAGMA table_info({t})")] for t in tables}
+    with psycopg.connect(pg_url) as conn:
+        rows = conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+        ).fetchall()
+        wide = conn.execute(
+            "SELECT column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = 'runs' "
+            "AND column_name IN ('cost_usd', 'input_tokens')"
+        ).fetchall()
+    pg_schema: dict[str, list[str]] = {}
+    for table, column in rows:
+        pg_schema.setdefault(table, []).append(column)
+    assert pg_schema == lite_schema
+    # 64-bit counters and 8-byte costs, as on SQLite
+    assert dict(wide) == {"cost_usd": "double precision", "input_tokens": "bigint"}
+
+
+def test_the_password_never_appears_in_the_location_or_an_error():
+    url = "postgresql://ann:hunter2secret@127.0.0.1:1/nodb?password=hunter2secret"
+    assert "hunter2secret" not in mask_url(url)
+    with pytest.raises(StoreError) as info:
+        PostgresStore(url)
+    message = str(info.value)
+    assert "hunter2secret" not in message and "\n" not in message
+    assert message.startswith("postgresql://ann:***@127.0.0.1:1/nodb")
+    assert "cannot reach the database" in message
+
+
+def test_two_processes_starting_at_once_migrate_once(pg_url):
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute("DROP SCHEMA IF EXISTS fresh CASCADE")
+        admin.execute("CREATE SCHEMA fresh")
+    url = f"{pg_url}?options=-csearch_path%3Dfresh"
+    barrier = threading.Barrier(3)
+    results: list[list[str]] = []
+
+    def start() -> None:
+        with psycopg.connect(url) as conn:
+            barrier.wait()
+            results.append(migrate_postgres(conn))
+
+    threads = [threading.Thread(target=start) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    # every start succeeded, and each migration was applied by exactly one of them
+    assert sorted(name for names in results for name in names) == sorted(n for n, _ in MIGRATIONS)
+    assert len(results) == 3
+    assert PostgresStore(url).applied_migrations() == [n for n, _ in MIGRATIONS]
+
+
+def test_the_writer_connects_again_after_its_connection_is_lost(pg_url):
+    store = PostgresStore(pg_url)
+    writer = store.writer()
+    writer.record_call(None, CacheEntry("k0", "generate", "m", "{}")).result(timeout=10)
+    with psycopg.connect(pg_url, autocommit=True) as admin:  # end the writer's session
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+            "AND application_name = 'blueprint-writer'"
+        )
+    lost = writer.record_call(None, CacheEntry("k1", "generate", "m", "{}"))
+    with pytest.raises(StoreError):
+        lost.result(timeout=10)  # this batch is lost, and said so
+    writer.record_call(None, CacheEntry("k2", "generate", "m", "{}")).result(timeout=10)
+    writer.close()
+    assert set(store.cache_lookup(["k0", "k1", "k2"])) == {"k0", "k2"}
