@@ -17,25 +17,30 @@ from engine.store.rows import (
     RunStatus,
     RunTotals,
 )
+from engine.store.share_links import Audience, LinkState, ShareLink, new_share_token
 
 __all__ = [
     "ACTIVE_STATUSES",
     "MIGRATIONS",
     "RESUMABLE_STATUSES",
+    "Audience",
     "CacheEntry",
     "CallRow",
     "CellRow",
     "CellStatus",
     "DraftRow",
     "JudgmentRow",
+    "LinkState",
     "LiveStatus",
     "ModelTotals",
     "RunRecord",
     "RunStatus",
     "RunTotals",
     "RunWriter",
+    "ShareLink",
     "Store",
     "migrate",
     "new_run_id",
+    "new_share_token",
     "open_store",
 ]

@@ -121,6 +121,21 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE calls ADD COLUMN reuses INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    (
+        "004_share_links",
+        """
+        CREATE TABLE share_links (
+            token TEXT PRIMARY KEY,
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            audience TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT,
+            revoked_at TEXT,
+            created_by TEXT
+        );
+        CREATE INDEX share_links_run ON share_links(run_id, created_at);
+        """,
+    ),
 ]
 
 

@@ -8,7 +8,8 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import astuple, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from engine.store.rows import (
     RunStatus,
     RunTotals,
 )
+from engine.store.share_links import Audience, ShareLink, new_share_token
 from engine.store.sqlite_writer import (
     CALL_COLUMNS,
     CELL_COLUMNS,
@@ -44,6 +46,9 @@ _JUDGMENT_COLUMNS = (
     "run_id, prompt_id, model_id, point_index, judge_id, judge_model, raw_text, class, score, "
     "reflection, error, created_at"
 )
+
+
+_SHARE_COLUMNS = "token, run_id, audience, created_at, expires_at, revoked_at, created_by"
 
 
 def _run(row: tuple[Any, ...], names: list[str]) -> RunRecord:
@@ -312,3 +317,43 @@ class SQLiteStore:
     def writer(self) -> SQLiteWriter:
         """Start a background writer with its own connection."""
         return SQLiteWriter(self.path, self._connect)
+
+    # --- share links --------------------------------------------------------------------
+
+    def create_share_link(
+        self,
+        run_id: str,
+        audience: Audience,
+        expires_at: datetime | None = None,
+        created_by: str | None = None,
+    ) -> ShareLink:
+        """Make a new share link (a fresh random token) to a run; return it."""
+        expires = expires_at.astimezone(UTC).isoformat(timespec="seconds") if expires_at else None
+        link = ShareLink(new_share_token(), run_id, audience, now(), expires, None, created_by)
+        self._write(
+            f"INSERT INTO share_links({_SHARE_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
+            astuple(link),
+        )
+        return link
+
+    def share_links(self, run_id: str) -> list[ShareLink]:
+        """Return a run's share links, newest first (revoked and expired ones included)."""
+        rows = self._read(
+            f"SELECT {_SHARE_COLUMNS} FROM share_links WHERE run_id=? "
+            "ORDER BY created_at DESC, token",
+            (run_id,),
+        )
+        return [ShareLink(*r) for r in rows]
+
+    def share_link(self, token: str) -> ShareLink | None:
+        """Resolve a link's token (whatever its state), or None when no link has it."""
+        rows = self._read(f"SELECT {_SHARE_COLUMNS} FROM share_links WHERE token=?", (token,))
+        return ShareLink(*rows[0]) if rows else None
+
+    def revoke_share_link(self, token: str) -> ShareLink | None:
+        """Revoke a link (kept, marked revoked); return it, or None when no link has it."""
+        self._write(
+            "UPDATE share_links SET revoked_at=? WHERE token=? AND revoked_at IS NULL",
+            (now(), token),
+        )
+        return self.share_link(token)
