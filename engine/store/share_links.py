@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 __all__ = [
     "Audience",
@@ -15,6 +16,8 @@ __all__ = [
     "is_share_token",
     "new_share_token",
     "parse_duration",
+    "share_url",
+    "token_from_link",
 ]
 
 Audience = Literal["team", "anyone"]
@@ -38,6 +41,24 @@ def new_share_token() -> str:
 def is_share_token(value: object) -> bool:
     """True for a string shaped like a share-link token (32 URL-safe characters)."""
     return isinstance(value, str) and bool(_TOKEN.fullmatch(value))
+
+
+SHARE_PATH = "share"
+"""The url_path of the studio's page that opens a share link: `/share?token=TOKEN`."""
+
+
+def share_url(base: str, token: str) -> str:
+    """The full link of a token: `<base>/share?token=TOKEN` (the path alone without a base)."""
+    return f"{base.rstrip('/')}/{SHARE_PATH}?{urlencode({'token': token})}"
+
+
+def token_from_link(link: str) -> str | None:
+    """The token in a share link (or a bare token); None when it holds none."""
+    text = link.strip()
+    if is_share_token(text):
+        return text
+    values = parse_qs(urlsplit(text[:2000]).query).get("token") or []
+    return values[0] if values and is_share_token(values[0]) else None
 
 
 def parse_duration(text: str) -> timedelta:
