@@ -1,7 +1,10 @@
-"""Blueprint Studio in the browser: the entry point that owns navigation.
+"""Blueprint Studio in the browser: the entry point that owns navigation and access.
 
 Start it with `blueprint studio` (or `streamlit run studio/app.py`). The pages live in
-`studio/app_pages/`; the list is `studio.navigation.PAGES`.
+`studio/app_pages/`; the list is `studio.navigation.PAGES`. Only the pages this session's
+viewer may open are given to `st.navigation` (`studio.access`): a page left out never runs,
+whatever URL is typed. A team-mode visitor who is not logged in gets the login page and the
+page of share links, and no menu.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from pathlib import Path
 import streamlit as st
 
 from engine.settings import home_dir
-from studio import services, share, state
-from studio.navigation import APP, PAGES
+from studio import access, services, share, state
+from studio.navigation import APP, PAGES, SHARED
 from studio.textsafe import safe_markdown
 
 st.set_page_config(
@@ -25,6 +28,8 @@ st.set_page_config(
 # A style-only block: Streamlit puts it in the event container, so it takes no space.
 st.html(Path(__file__).resolve().parent / "assets" / "studio.css")
 
+viewer = access.current_viewer()
+allowed = access.allowed_pages(viewer)
 _pages = [
     st.Page(
         str(APP.parent / spec.path),
@@ -34,8 +39,22 @@ _pages = [
         default=spec.default,
     )
     for spec in PAGES
+    if spec.url_path in allowed
 ]
-current = st.navigation(_pages)
+if access.LOGIN_PATH in allowed:
+    _pages.insert(
+        0, st.Page(access.login_page, title="Log in", url_path=access.LOGIN_PATH, default=True)
+    )
+_pages.append(
+    st.Page(
+        str(APP.parent / SHARED.path),
+        title=SHARED.title,
+        icon=SHARED.icon,
+        url_path=SHARED.url_path,
+        visibility="hidden",
+    )
+)
+current = st.navigation(_pages, position="sidebar" if viewer.logged_in else "hidden")
 
 
 def _restore_draft() -> None:
@@ -50,6 +69,10 @@ def _restore_draft() -> None:
         st.session_state[state.DRAFT_ID] = wanted
         state.set_text(text)
 
+
+if not viewer.logged_in:
+    current.run()
+    st.stop()
 
 _restore_draft()
 

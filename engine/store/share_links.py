@@ -6,7 +6,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Literal, TypeGuard
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 __all__ = [
@@ -38,7 +38,7 @@ def new_share_token() -> str:
             return token
 
 
-def is_share_token(value: object) -> bool:
+def is_share_token(value: object) -> TypeGuard[str]:
     """True for a string shaped like a share-link token (32 URL-safe characters)."""
     return isinstance(value, str) and bool(_TOKEN.fullmatch(value))
 

@@ -11,9 +11,11 @@ from engine.errors import BlueprintError
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
-from studio import markers, runs, services, share, state
+from studio import access, markers, runs, services, share, state
 from studio.components.common import no_such_run, notice, status_badge
 from studio.textsafe import safe_markdown
+
+access.guard("run")  # before anything is drawn or read
 
 MODELS = "run_models"
 JUDGING = "run_judging"
