@@ -49,11 +49,11 @@ def share_panel(run_id: str) -> None:
     base = access.base_url()
     st.markdown("**Share these results**")
     if not viewer.team:
-        link = share.results_link(base, run_id)
-        if "`" in link:
-            st.text(link)
+        plain = share.results_link(base, run_id)
+        if "`" in plain:
+            st.text(plain)
         else:
-            st.markdown(f"`{link}`")
+            st.markdown(f"`{plain}`")
         st.warning(
             "This link works on this computer only: the studio answers nobody else. "
             "To share the results, download the HTML report below (one file that opens "
