@@ -20,6 +20,7 @@ from engine.store.rows import (
     RunTotals,
 )
 from engine.store.share_links import Audience, ShareLink
+from engine.store.users import Role, UserRow
 
 __all__ = ["RunWriter", "Store", "new_run_id", "open_store"]
 
@@ -224,6 +225,24 @@ class Store(Protocol):
 
     def revoke_share_link(self, token: str) -> ShareLink | None:
         """Revoke a link (kept, marked revoked); return it, or None when no link has it."""
+        ...
+
+    # --- team members -------------------------------------------------------------------
+
+    def record_login(self, email: str, name: str | None, role: Role) -> UserRow:
+        """Record a login: a new member gets `role`; a known one keeps theirs. Return the row."""
+        ...
+
+    def user(self, email: str) -> UserRow | None:
+        """Return a member by e-mail, or None."""
+        ...
+
+    def users(self) -> list[UserRow]:
+        """Return every member, by e-mail."""
+        ...
+
+    def set_role(self, email: str, role: Role) -> UserRow | None:
+        """Change a member's role; return the row, or None when no member has that e-mail."""
         ...
 
 

@@ -136,6 +136,18 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX share_links_run ON share_links(run_id, created_at);
         """,
     ),
+    (
+        "005_users",
+        """
+        CREATE TABLE users (
+            email TEXT PRIMARY KEY,
+            name TEXT,
+            role TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            last_login_at TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 
 

@@ -36,6 +36,7 @@ from engine.store.sqlite_writer import (
     store_error,
     totals_values,
 )
+from engine.store.users import Role, UserRow
 
 __all__ = ["Connect", "SQLiteStore"]
 
@@ -48,6 +49,7 @@ _JUDGMENT_COLUMNS = (
 )
 
 
+_USER_COLUMNS = "email, name, role, created_at, last_login_at"
 _SHARE_COLUMNS = "token, run_id, audience, created_at, expires_at, revoked_at, created_by"
 
 
@@ -357,3 +359,35 @@ class SQLiteStore:
             (now(), token),
         )
         return self.share_link(token)
+
+    # --- team members -------------------------------------------------------------------
+
+    def record_login(self, email: str, name: str | None, role: Role) -> UserRow:
+        """Record a login: a new member gets `role`; a known one keeps theirs. Return the row."""
+        key, stamp = email.strip().lower(), now()
+        self._write(
+            f"INSERT INTO users({_USER_COLUMNS}) VALUES (?,?,?,?,?) ON CONFLICT(email) DO "
+            "UPDATE SET name=COALESCE(excluded.name, users.name), last_login_at=excluded.last_login_at",
+            (key, name, role, stamp, stamp),
+        )
+        row = self.user(key)
+        assert row is not None  # just written
+        return row
+
+    def user(self, email: str) -> UserRow | None:
+        """Return a member by e-mail, or None."""
+        rows = self._read(
+            f"SELECT {_USER_COLUMNS} FROM users WHERE email=?", (email.strip().lower(),)
+        )
+        return UserRow(*rows[0]) if rows else None
+
+    def users(self) -> list[UserRow]:
+        """Return every member, by e-mail."""
+        return [
+            UserRow(*r) for r in self._read(f"SELECT {_USER_COLUMNS} FROM users ORDER BY email")
+        ]
+
+    def set_role(self, email: str, role: Role) -> UserRow | None:
+        """Change a member's role; return the row, or None when no member has that e-mail."""
+        self._write("UPDATE users SET role=? WHERE email=?", (role, email.strip().lower()))
+        return self.user(email)
