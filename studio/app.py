@@ -15,7 +15,7 @@ import streamlit as st
 
 from engine.settings import home_dir
 from studio import access, services, share, state
-from studio.navigation import APP, PAGES, SHARED
+from studio.navigation import ADMIN, APP, PAGES, SHARED, PageSpec
 from studio.textsafe import safe_markdown
 
 st.set_page_config(
@@ -30,30 +30,37 @@ st.html(Path(__file__).resolve().parent / "assets" / "studio.css")
 
 viewer = access.current_viewer()
 allowed = access.allowed_pages(viewer)
-_pages = [
-    st.Page(
+# A visitor who is not logged in gets only the login and share pages: the others never run.
+# A member's role decides which pages are listed; the others stay registered (so links to
+# them work) but hidden, and each page's guard stops at once for a role that may not open it.
+
+
+def _page(spec: PageSpec, *, listed: bool = True, default: bool = False) -> st.Page:
+    """The Streamlit page of a `PageSpec` (unlisted: not in the menu, its URL still works)."""
+    return st.Page(
         str(APP.parent / spec.path),
         title=spec.title,
         icon=spec.icon,
         url_path=spec.url_path,
-        default=spec.default,
+        default=default,
+        visibility="visible" if listed else "hidden",
     )
+
+
+_pages = [
+    _page(spec, listed=spec.url_path in allowed, default=spec.default and spec.url_path in allowed)
     for spec in PAGES
-    if spec.url_path in allowed
+    if viewer.logged_in
 ]
+if viewer.logged_in and not any(spec.default and spec.url_path in allowed for spec in PAGES):
+    _pages.insert(0, st.Page(access.home_page, title="Home", url_path="home", default=True))
 if access.LOGIN_PATH in allowed:
     _pages.insert(
         0, st.Page(access.login_page, title="Log in", url_path=access.LOGIN_PATH, default=True)
     )
-_pages.append(
-    st.Page(
-        str(APP.parent / SHARED.path),
-        title=SHARED.title,
-        icon=SHARED.icon,
-        url_path=SHARED.url_path,
-        visibility="hidden",
-    )
-)
+if ADMIN.url_path in allowed:
+    _pages.append(_page(ADMIN))
+_pages.append(_page(SHARED, listed=False))
 current = st.navigation(_pages, position="sidebar" if viewer.logged_in else "hidden")
 
 
@@ -97,4 +104,8 @@ with st.sidebar:
             icon=":material/leaderboard:",
             query_params={"run": run_id},
         )
-    st.caption(f"Your work is saved in {home_dir()}")
+    if viewer.team:
+        st.caption(f"Logged in as {safe_markdown(viewer.email or '')} ({viewer.role})")
+        st.button("Log out", on_click=st.logout, key="access-logout")
+    else:
+        st.caption(f"Your work is saved in {home_dir()}")

@@ -9,7 +9,7 @@ from studio.access import Viewer, allowed_pages, link_verdict
 from tests.studio.helpers import app, buttons, texts
 
 OWNER = Viewer(team=False, logged_in=True)
-MEMBER = Viewer(team=True, logged_in=True, email="a@example.org")
+MEMBER = Viewer(team=True, logged_in=True, email="a@example.org", role="editor")
 STRANGER = Viewer(team=True, logged_in=False)
 
 
@@ -19,11 +19,19 @@ def link(audience: str = "anyone", **kw: str | None) -> ShareLink:
 
 def test_a_stranger_gets_the_login_and_share_pages_only():
     assert set(allowed_pages(STRANGER)) == {"login", "share"}
-    for viewer in (OWNER, MEMBER):
-        assert {"editor", "run", "results", "history", "settings", "share"} <= set(
-            allowed_pages(viewer)
-        )
-        assert "login" not in allowed_pages(viewer)
+    refused = Viewer(team=True, logged_in=False, email="eve@evil.example", denied=True)
+    assert set(allowed_pages(refused)) == {"login", "share"}
+    work = {"editor", "run", "results", "history", "settings", "share"}
+    assert set(allowed_pages(OWNER)) == work
+
+
+def test_each_role_gets_its_pages():
+    def pages(role: str) -> set[str]:
+        return set(allowed_pages(Viewer(team=True, logged_in=True, email="a@x.org", role=role)))  # type: ignore[arg-type]
+
+    assert pages("viewer") == {"results", "history", "share"}
+    assert pages("editor") == {"editor", "run", "results", "history", "share"}
+    assert pages("admin") == {"editor", "run", "results", "history", "settings", "admin", "share"}
 
 
 def test_link_verdicts():

@@ -28,6 +28,9 @@ from tests.test_host_check import AUTH, status
 
 pytestmark = pytest.mark.browser
 
+WAIT = 30_000
+"""Milliseconds to wait for the studio to draw (the first page of a new server is slow)."""
+
 DRAFT_TEXT = "title: Private draft of someone else zq7\n"
 TITLE = "Two good ways to answer"
 
@@ -94,9 +97,9 @@ def page(browser: Any) -> Iterator[Any]:
 def test_a_share_link_shows_the_scores_and_nothing_else(team: dict[str, Any], page: Any):
     url, run_id, token = team["studio"].url, team["run"], team["links"]["anyone"]
     page.goto(f"{url}/share?token={token}")
-    expect(page.get_by_text("Leaderboard")).to_be_visible()
-    expect(page.get_by_text(TITLE).first).to_be_visible()
-    expect(page.get_by_role("button", name="Download report (HTML)")).to_be_visible()
+    expect(page.get_by_text("Leaderboard")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text(TITLE).first).to_be_visible(timeout=WAIT)
+    expect(page.get_by_role("button", name="Download report (HTML)")).to_be_visible(timeout=WAIT)
     assert page.locator('[data-testid="stSidebarNav"]').count() == 0
     body = page.inner_text("body")
     assert "Start run" not in body and "History" not in body
@@ -118,7 +121,7 @@ def test_a_share_link_shows_the_scores_and_nothing_else(team: dict[str, Any], pa
     ]
     for path in tries:
         page.goto(f"{url}{path}")
-        expect(page.get_by_role("button", name="Log in")).to_be_visible()
+        expect(page.get_by_role("button", name="Log in")).to_be_visible(timeout=WAIT)
         body = page.inner_text("body")
         for secret in ("Leaderboard", TITLE, "Private draft", "zq7", "Start run", "Past runs"):
             assert secret not in body, (path, secret)
@@ -126,20 +129,20 @@ def test_a_share_link_shows_the_scores_and_nothing_else(team: dict[str, Any], pa
 
     # a draft named next to a valid link stays closed; the link still shows its own run only
     page.goto(f"{url}/share?token={token}&draft=draft-0001")
-    expect(page.get_by_text("Leaderboard")).to_be_visible()
+    expect(page.get_by_text("Leaderboard")).to_be_visible(timeout=WAIT)
     assert "zq7" not in page.inner_text("body")
 
 
 def test_a_team_link_asks_a_stranger_to_log_in(team: dict[str, Any], page: Any):
     page.goto(f"{team['studio'].url}/share?token={team['links']['team']}")
-    expect(page.get_by_text("for team members only")).to_be_visible()
+    expect(page.get_by_text("for team members only")).to_be_visible(timeout=WAIT)
     assert "Leaderboard" not in page.inner_text("body")
 
 
 def test_revoked_and_expired_links_say_so(team: dict[str, Any], page: Any):
     url, token = team["studio"].url, team["links"]["revoke"]
     page.goto(f"{url}/share?token={token}")
-    expect(page.get_by_text("Leaderboard")).to_be_visible()
+    expect(page.get_by_text("Leaderboard")).to_be_visible(timeout=WAIT)
     script = studio_command(1)[:-3]  # `blueprint` (or `python -m engine`) without `studio ...`
     done = subprocess.run(
         [*script, "share", "--revoke", f"{url}/share?token={token}"],
@@ -150,10 +153,10 @@ def test_revoked_and_expired_links_say_so(team: dict[str, Any], page: Any):
     )
     assert done.returncode == 0, done.stderr
     page.goto(f"{url}/share?token={token}")
-    expect(page.get_by_text("This share link was revoked")).to_be_visible()
+    expect(page.get_by_text("This share link was revoked")).to_be_visible(timeout=WAIT)
     assert "Leaderboard" not in page.inner_text("body")
     page.goto(f"{url}/share?token={team['links']['expired']}")
-    expect(page.get_by_text("This share link has expired")).to_be_visible()
+    expect(page.get_by_text("This share link has expired")).to_be_visible(timeout=WAIT)
 
 
 def test_a_foreign_host_is_refused(team: dict[str, Any]):
