@@ -30,9 +30,6 @@ st.html(Path(__file__).resolve().parent / "assets" / "studio.css")
 
 viewer = access.current_viewer()
 allowed = access.allowed_pages(viewer)
-# A visitor who is not logged in gets only the login and share pages: the others never run.
-# A member's role decides which pages are listed; the others stay registered (so links to
-# them work) but hidden, and each page's guard stops at once for a role that may not open it.
 
 
 def _page(spec: PageSpec, *, listed: bool = True, default: bool = False) -> st.Page:
@@ -47,6 +44,9 @@ def _page(spec: PageSpec, *, listed: bool = True, default: bool = False) -> st.P
     )
 
 
+# A visitor who is not logged in gets only the login and share pages: the others never run.
+# A member's role decides which pages are listed; the others stay registered (so links to
+# them work) but hidden, and each page's guard stops at once for a role that may not open it.
 _pages = [
     _page(spec, listed=spec.url_path in allowed, default=spec.default and spec.url_path in allowed)
     for spec in PAGES

@@ -60,6 +60,9 @@ def share_panel(run_id: str) -> None:
             "offline), or run the studio in team mode for your team (see docs/deploy.md)."
         )
     with st.expander("Share links (read-only: this run's results and report, nothing else)"):
+        if viewer.team and viewer.role not in ("editor", "admin"):
+            st.caption("Editors and admins make and revoke share links.")
+            return
         cols = st.columns(2)
         cols[0].radio(
             "Who can open it",
