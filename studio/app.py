@@ -1,7 +1,10 @@
-"""Blueprint Studio in the browser: the entry point that owns navigation.
+"""Blueprint Studio in the browser: the entry point that owns navigation and access.
 
 Start it with `blueprint studio` (or `streamlit run studio/app.py`). The pages live in
-`studio/app_pages/`; the list is `studio.navigation.PAGES`.
+`studio/app_pages/`; the list is `studio.navigation.PAGES`. Only the pages this session's
+viewer may open are given to `st.navigation` (`studio.access`): a page left out never runs,
+whatever URL is typed. A team-mode visitor who is not logged in gets the login page and the
+page of share links, and no menu.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from pathlib import Path
 import streamlit as st
 
 from engine.settings import home_dir
-from studio import services, share, state
-from studio.navigation import APP, PAGES
+from studio import access, services, share, state
+from studio.navigation import ADMIN, APP, PAGES, SHARED, PageSpec
 from studio.textsafe import safe_markdown
 
 st.set_page_config(
@@ -25,17 +28,40 @@ st.set_page_config(
 # A style-only block: Streamlit puts it in the event container, so it takes no space.
 st.html(Path(__file__).resolve().parent / "assets" / "studio.css")
 
-_pages = [
-    st.Page(
+viewer = access.current_viewer()
+allowed = access.allowed_pages(viewer)
+
+
+def _page(spec: PageSpec, *, listed: bool = True, default: bool = False) -> st.Page:
+    """The Streamlit page of a `PageSpec` (unlisted: not in the menu, its URL still works)."""
+    return st.Page(
         str(APP.parent / spec.path),
         title=spec.title,
         icon=spec.icon,
         url_path=spec.url_path,
-        default=spec.default,
+        default=default,
+        visibility="visible" if listed else "hidden",
     )
+
+
+# A visitor who is not logged in gets only the login and share pages: the others never run.
+# A member's role decides which pages are listed; the others stay registered (so links to
+# them work) but hidden, and each page's guard stops at once for a role that may not open it.
+_pages = [
+    _page(spec, listed=spec.url_path in allowed, default=spec.default and spec.url_path in allowed)
     for spec in PAGES
+    if viewer.logged_in
 ]
-current = st.navigation(_pages)
+if viewer.logged_in and not any(spec.default and spec.url_path in allowed for spec in PAGES):
+    _pages.insert(0, st.Page(access.home_page, title="Home", url_path="home", default=True))
+if access.LOGIN_PATH in allowed:
+    _pages.insert(
+        0, st.Page(access.login_page, title="Log in", url_path=access.LOGIN_PATH, default=True)
+    )
+if ADMIN.url_path in allowed:
+    _pages.append(_page(ADMIN))
+_pages.append(_page(SHARED, listed=False))
+current = st.navigation(_pages, position="sidebar" if viewer.logged_in else "hidden")
 
 
 def _restore_draft() -> None:
@@ -50,6 +76,10 @@ def _restore_draft() -> None:
         st.session_state[state.DRAFT_ID] = wanted
         state.set_text(text)
 
+
+if not viewer.logged_in:
+    current.run()
+    st.stop()
 
 _restore_draft()
 
@@ -74,4 +104,8 @@ with st.sidebar:
             icon=":material/leaderboard:",
             query_params={"run": run_id},
         )
-    st.caption(f"Your work is saved in {home_dir()}")
+    if viewer.team:
+        st.caption(f"Logged in as {safe_markdown(viewer.email or '')} ({viewer.role})")
+        st.button("Log out", on_click=st.logout, key="access-logout")
+    else:
+        st.caption(f"Your work is saved in {home_dir()}")

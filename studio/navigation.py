@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["APP", "PAGES", "PageSpec", "page"]
+__all__ = ["ADMIN", "APP", "PAGES", "SHARED", "PageSpec", "page"]
 
 APP = Path(__file__).resolve().parent / "app.py"
 """The entry script (`streamlit run studio/app.py`)."""
@@ -29,6 +29,12 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("app_pages/history.py", "History", ":material/history:", "history"),
     PageSpec("app_pages/settings.py", "Settings", ":material/settings:", "settings"),
 )
+
+SHARED = PageSpec("app_pages/shared.py", "Shared results", ":material/share:", "share")
+"""The page a share link opens (`/share?token=TOKEN`): one run, read-only, for any visitor."""
+
+ADMIN = PageSpec("app_pages/admin.py", "Team", ":material/group:", "admin")
+"""Team mode, admins only: the members and their roles."""
 
 
 def page(url_path: str) -> PageSpec:

@@ -51,6 +51,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "engine.cli.score_cmd:score",
         "Score the responses in a JSONL file against FILE, without generating anything.",
     ),
+    "share": (
+        "engine.cli.share_cmd:share_cmd",
+        "Print a read-only share link to RUN's results, or revoke one with --revoke LINK.",
+    ),
     "studio": (
         "engine.cli.studio_cmd:studio",
         "Start the studio in the browser: write, try, run, compare and share blueprints.",

@@ -1,8 +1,9 @@
-"""`blueprint studio`: start the browser studio (Streamlit) on the embedded defaults.
+"""`blueprint studio`: start the browser studio (Streamlit), personal or team mode.
 
 The engine never imports Streamlit: the studio runs in a child process,
-`python -m streamlit run <studio/app.py>`, found with `importlib.util.find_spec("studio")`.
-It uses the SQLite store in `$BLUEPRINT_HOME` and the example blueprints.
+`python -m streamlit run <studio/serve.py>` (the studio wrapped in a Host check), found with
+`importlib.util.find_spec("studio")`. Personal mode serves 127.0.0.1 with no login; team mode
+(`--host H --public-url URL`) requires login settings and puts the public URL in every link.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ import signal
 import subprocess
 import sys
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import click
 
-__all__ = ["app_path", "streamlit_command", "studio"]
+__all__ = ["StudioMode", "allowed_hosts", "app_path", "auth_problem", "streamlit_command", "studio"]
 
 DEFAULT_PORT = 8501
 
@@ -69,25 +72,141 @@ def _project_flags(app: Path, cwd: Path) -> list[str]:
     return flags
 
 
-def streamlit_command(port: int, cwd: Path | None = None) -> list[str]:
-    """The command that serves the studio on 127.0.0.1:`port`."""
+def serve_path() -> Path:
+    """The script Streamlit serves: `studio/serve.py`, the studio behind a Host check."""
+    return app_path().parent / "serve.py"
+
+
+LOOPBACK = ("127.0.0.1", "localhost")
+"""The names personal mode answers to."""
+
+_WILDCARDS = ("0.0.0.0", "::", "[::]", "")
+
+
+@dataclass(frozen=True)
+class StudioMode:
+    """How the studio is served.
+
+    Attributes:
+        team: True for team mode (login required, links use the public URL).
+        host: The address the server binds.
+        base_url: The URL every link starts with (no trailing slash).
+        allowed_hosts: The Host names requests may carry; any other is refused.
+    """
+
+    team: bool
+    host: str
+    base_url: str
+    allowed_hosts: tuple[str, ...]
+
+    @property
+    def base_path(self) -> str:
+        """The path of the public URL (`studio` for `https://x.org/studio`), or ''."""
+        return urlsplit(self.base_url).path.strip("/")
+
+
+def studio_mode(port: int, host: str | None = None, public_url: str | None = None) -> StudioMode:
+    """Decide the mode from `--host` and `--public-url`.
+
+    Raises:
+        click.UsageError: The options do not make a usable studio (a public host without a
+            public URL, a public URL that is not an http(s) address).
+    """
+    bind = host if host is not None else "127.0.0.1"
+    if public_url is None:
+        if bind not in LOOPBACK:
+            raise click.UsageError(
+                f"--host {bind} lets other computers reach the studio, which is team mode: "
+                "also give --public-url with the address people will open (see docs/deploy.md)."
+            )
+        return StudioMode(False, bind, f"http://{bind}:{port}", LOOPBACK)
+    parts = urlsplit(public_url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise click.UsageError(
+            "--public-url must be the address people open, like https://evals.example.org "
+            "(http or https, a host name, no query)."
+        )
+    hosts = [parts.hostname]
+    if bind not in _WILDCARDS and bind not in hosts:
+        hosts.append(bind)
+    base = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+    return StudioMode(True, bind, base, tuple(hosts))
+
+
+def allowed_hosts(port: int, host: str | None = None, public_url: str | None = None) -> list[str]:
+    """The Host names the studio answers to (see `studio_mode`)."""
+    return list(studio_mode(port, host, public_url).allowed_hosts)
+
+
+AUTH_KEYS = ("redirect_uri", "cookie_secret", "client_id", "client_secret", "server_metadata_url")
+"""The `[auth]` keys `st.login()` needs."""
+
+
+def _secrets_files(cwd: Path) -> list[Path]:
+    """Where Streamlit reads `secrets.toml`, in order (later files replace earlier tables)."""
+    return [
+        Path("~/.streamlit/secrets.toml").expanduser(),
+        cwd / ".streamlit" / "secrets.toml",
+        app_path().parent / ".streamlit" / "secrets.toml",
+    ]
+
+
+def auth_problem(mode: StudioMode, cwd: Path) -> str | None:
+    """What is missing for team-mode login, as a message; None when login is configured."""
+    auth: dict[str, object] = {}
+    where = cwd / ".streamlit" / "secrets.toml"
+    for path in _secrets_files(cwd):
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8")).get("auth")
+        except OSError:
+            continue
+        except tomllib.TOMLDecodeError as exc:
+            return f"{path}: cannot be read as TOML ({exc}). Fix the file, then start again."
+        if isinstance(table, dict):
+            auth, where = table, path
+    missing = [key for key in AUTH_KEYS if not isinstance(auth.get(key), str) or not auth[key]]
+    if missing:
+        return (
+            "Team mode needs login: add an [auth] section to "
+            f"{where} with {', '.join(missing)} (your identity provider's settings; "
+            f'redirect_uri = "{mode.base_url}/oauth2callback"). See docs/deploy.md.'
+        )
+    expected = f"{mode.base_url}/oauth2callback"
+    if str(auth["redirect_uri"]).rstrip("/") != expected:
+        return (
+            f"{where}: [auth] redirect_uri must be {expected} (the public URL), "
+            "or logins fail. Change it, and register the same address with your identity provider."
+        )
+    return None
+
+
+def streamlit_command(
+    port: int, cwd: Path | None = None, *, host: str = "127.0.0.1", base_path: str = ""
+) -> list[str]:
+    """The command that serves the studio (behind its Host check) on `host`:`port`."""
     app = app_path()
+    extra = ["--server.baseUrlPath", base_path] if base_path else []
     return [
         sys.executable,
         "-m",
         "streamlit",
         "run",
-        str(app),
+        str(serve_path()),
         "--server.port",
         str(port),
         "--server.address",
-        "127.0.0.1",
+        host,
         "--server.headless",
         "true",
         "--browser.gatherUsageStats",
         "false",
         "--server.fileWatcherType",
         "none",
+        "--server.enableXsrfProtection",
+        "true",
+        "--server.enableCORS",
+        "true",
+        *extra,
         *_project_flags(app, cwd or Path.cwd()),
     ]
 
@@ -98,19 +217,44 @@ def streamlit_command(port: int, cwd: Path | None = None) -> list[str]:
     type=click.IntRange(1, 65535),
     default=DEFAULT_PORT,
     show_default=True,
-    help="The port to serve the studio on (on 127.0.0.1 only).",
+    help="The port to serve the studio on.",
 )
-def studio(port: int) -> None:
+@click.option(
+    "--host",
+    default=None,
+    help="The address to bind (default 127.0.0.1). Another address is team mode.",
+)
+@click.option(
+    "--public-url",
+    default=None,
+    help="Team mode: the address people open (https://evals.example.org); links use it.",
+)
+def studio(port: int, host: str | None, public_url: str | None) -> None:
     """Start the studio in the browser: write, try, run, compare and share blueprints.
 
-    It serves on http://127.0.0.1:PORT, stores everything in $BLUEPRINT_HOME
-    (default ~/.blueprint-studio) and starts with the example blueprints. Stop it with Ctrl-C.
+    Personal mode (the default) serves on http://127.0.0.1:PORT with no login, stores
+    everything in $BLUEPRINT_HOME (default ~/.blueprint-studio) and starts with the example
+    blueprints. Team mode (--host H --public-url URL) requires login ([auth] in
+    .streamlit/secrets.toml, see docs/deploy.md). Stop it with Ctrl-C.
     """
-    url = f"http://127.0.0.1:{port}"
+    mode = studio_mode(port, host, public_url)
+    if mode.team:
+        problem = auth_problem(mode, Path.cwd())
+        if problem is not None:
+            raise click.UsageError(problem)
     env = dict(os.environ)
-    env.setdefault("BLUEPRINT_STUDIO_URL", url)
-    command = streamlit_command(port)
-    click.echo(f"Blueprint Studio: {url}  (Ctrl-C to stop)")
+    if mode.team:
+        env["BLUEPRINT_STUDIO_URL"] = mode.base_url
+    else:
+        env.setdefault("BLUEPRINT_STUDIO_URL", mode.base_url)
+    env["BLUEPRINT_MODE"] = "team" if mode.team else "personal"
+    env["BLUEPRINT_ALLOWED_HOSTS"] = ",".join(mode.allowed_hosts)
+    command = streamlit_command(port, host=mode.host, base_path=mode.base_path)
+    url = mode.base_url
+    if mode.team:
+        click.echo(f"Blueprint Studio (team mode): {url}  serving {mode.host}:{port}")
+    else:
+        click.echo(f"Blueprint Studio: {url}  (Ctrl-C to stop)")
     sys.stdout.flush()
     try:
         child = subprocess.Popen(command, env=env)

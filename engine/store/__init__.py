@@ -17,25 +17,34 @@ from engine.store.rows import (
     RunStatus,
     RunTotals,
 )
+from engine.store.share_links import Audience, LinkState, ShareLink, new_share_token
+from engine.store.users import ROLES, Role, UserRow
 
 __all__ = [
     "ACTIVE_STATUSES",
     "MIGRATIONS",
     "RESUMABLE_STATUSES",
+    "ROLES",
+    "Audience",
     "CacheEntry",
     "CallRow",
     "CellRow",
     "CellStatus",
     "DraftRow",
     "JudgmentRow",
+    "LinkState",
     "LiveStatus",
     "ModelTotals",
+    "Role",
     "RunRecord",
     "RunStatus",
     "RunTotals",
     "RunWriter",
+    "ShareLink",
     "Store",
+    "UserRow",
     "migrate",
     "new_run_id",
+    "new_share_token",
     "open_store",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Future
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -20,6 +21,8 @@ from engine.store.rows import (
     RunTotals,
     new_run_id,
 )
+from engine.store.share_links import Audience, ShareLink
+from engine.store.users import Role, UserRow
 
 __all__ = ["RunWriter", "Store", "new_run_id", "open_store"]
 
@@ -185,6 +188,52 @@ class Store(Protocol):
 
     def writer(self) -> RunWriter:
         """Start a background writer for a run's many small writes."""
+        ...
+
+    # --- share links --------------------------------------------------------------------
+
+    def create_share_link(
+        self,
+        run_id: str,
+        audience: Audience,
+        expires_at: datetime | None = None,
+        created_by: str | None = None,
+    ) -> ShareLink:
+        """Make a new share link (a fresh random token) to a run; return it.
+
+        Raises:
+            StoreError: The run does not exist, or the store cannot be written.
+        """
+        ...
+
+    def share_links(self, run_id: str) -> list[ShareLink]:
+        """Return a run's share links, newest first (revoked and expired ones included)."""
+        ...
+
+    def share_link(self, token: str) -> ShareLink | None:
+        """Resolve a link's token (whatever its state), or None when no link has it."""
+        ...
+
+    def revoke_share_link(self, token: str) -> ShareLink | None:
+        """Revoke a link (kept, marked revoked); return it, or None when no link has it."""
+        ...
+
+    # --- team members -------------------------------------------------------------------
+
+    def record_login(self, email: str, name: str | None, role: Role) -> UserRow:
+        """Record a login: a new member gets `role`; a known one keeps theirs. Return the row."""
+        ...
+
+    def user(self, email: str) -> UserRow | None:
+        """Return a member by e-mail, or None."""
+        ...
+
+    def users(self) -> list[UserRow]:
+        """Return every member, by e-mail."""
+        ...
+
+    def set_role(self, email: str, role: Role) -> UserRow | None:
+        """Change a member's role; return the row, or None when no member has that e-mail."""
         ...
 
 

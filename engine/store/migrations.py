@@ -142,6 +142,33 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
         """,
     ),
     ("003_call_reuses", {"sqlite": _V003, "postgres": _widened(_V003)}),
+    (
+        "004_share_links",
+        """
+        CREATE TABLE share_links (
+            token TEXT PRIMARY KEY,
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            audience TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT,
+            revoked_at TEXT,
+            created_by TEXT
+        );
+        CREATE INDEX share_links_run ON share_links(run_id, created_at);
+        """,
+    ),
+    (
+        "005_users",
+        """
+        CREATE TABLE users (
+            email TEXT PRIMARY KEY,
+            name TEXT,
+            role TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            last_login_at TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

@@ -7,9 +7,11 @@ import json
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import astuple, replace
+from datetime import UTC, datetime
 from typing import Any
 
+from engine.errors import StoreError
 from engine.store.migrations import now
 from engine.store.rows import (
     CallRow,
@@ -22,6 +24,8 @@ from engine.store.rows import (
     RunTotals,
     new_run_id,
 )
+from engine.store.share_links import Audience, ShareLink, new_share_token
+from engine.store.users import Role, UserRow
 from engine.store.writer import (
     CALL_COLUMNS,
     CELL_COLUMNS,
@@ -46,6 +50,10 @@ def _run(row: tuple[Any, ...], names: list[str]) -> RunRecord:
     data["options"] = json.loads(data["options"] or "{}")
     data["summary"] = json.loads(data["summary"]) if data.get("summary") else None
     return RunRecord(**data)
+
+
+_USER_COLUMNS = "email, name, role, created_at, last_login_at"
+_SHARE_COLUMNS = "token, run_id, audience, created_at, expires_at, revoked_at, created_by"
 
 
 class SQLStore(ABC):
@@ -294,3 +302,75 @@ class SQLStore(ABC):
                 if isinstance(data, dict):
                     found[str(key)] = data
         return found
+
+    # --- share links --------------------------------------------------------------------
+
+    def create_share_link(
+        self,
+        run_id: str,
+        audience: Audience,
+        expires_at: datetime | None = None,
+        created_by: str | None = None,
+    ) -> ShareLink:
+        """Make a new share link (a fresh random token) to a run; return it."""
+        expires = expires_at.astimezone(UTC).isoformat(timespec="seconds") if expires_at else None
+        link = ShareLink(new_share_token(), run_id, audience, now(), expires, None, created_by)
+        self._write(
+            f"INSERT INTO share_links({_SHARE_COLUMNS}) VALUES (?,?,?,?,?,?,?)", astuple(link)
+        )
+        return link
+
+    def share_links(self, run_id: str) -> list[ShareLink]:
+        """Return a run's share links, newest first (revoked and expired ones included)."""
+        rows = self._read(
+            f"SELECT {_SHARE_COLUMNS} FROM share_links WHERE run_id=? "
+            "ORDER BY created_at DESC, token",
+            (run_id,),
+        )
+        return [ShareLink(*r) for r in rows]
+
+    def share_link(self, token: str) -> ShareLink | None:
+        """Resolve a link's token (whatever its state), or None when no link has it."""
+        rows = self._read(f"SELECT {_SHARE_COLUMNS} FROM share_links WHERE token=?", (token,))
+        return ShareLink(*rows[0]) if rows else None
+
+    def revoke_share_link(self, token: str) -> ShareLink | None:
+        """Revoke a link (kept, marked revoked); return it, or None when no link has it."""
+        self._write(
+            "UPDATE share_links SET revoked_at=? WHERE token=? AND revoked_at IS NULL",
+            (now(), token),
+        )
+        return self.share_link(token)
+
+    # --- team members -------------------------------------------------------------------
+
+    def record_login(self, email: str, name: str | None, role: Role) -> UserRow:
+        """Record a login: a new member gets `role`; a known one keeps theirs. Return the row."""
+        key, stamp = email.strip().lower(), now()
+        self._write(
+            f"INSERT INTO users({_USER_COLUMNS}) VALUES (?,?,?,?,?) ON CONFLICT(email) DO "
+            "UPDATE SET name=COALESCE(excluded.name, users.name), last_login_at=excluded.last_login_at",
+            (key, name, role, stamp, stamp),
+        )
+        row = self.user(key)
+        if row is None:  # pragma: no cover - just written
+            raise StoreError(f"{self.location}: the login of a member could not be recorded.")
+        return row
+
+    def user(self, email: str) -> UserRow | None:
+        """Return a member by e-mail, or None."""
+        rows = self._read(
+            f"SELECT {_USER_COLUMNS} FROM users WHERE email=?", (email.strip().lower(),)
+        )
+        return UserRow(*rows[0]) if rows else None
+
+    def users(self) -> list[UserRow]:
+        """Return every member, by e-mail."""
+        return [
+            UserRow(*r) for r in self._read(f"SELECT {_USER_COLUMNS} FROM users ORDER BY email")
+        ]
+
+    def set_role(self, email: str, role: Role) -> UserRow | None:
+        """Change a member's role; return the row, or None when no member has that e-mail."""
+        self._write("UPDATE users SET role=? WHERE email=?", (role, email.strip().lower()))
+        return self.user(email)

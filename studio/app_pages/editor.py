@@ -12,13 +12,15 @@ from engine.errors import BlueprintError
 from engine.jsvalues import format_score
 from engine.lint import Diagnostic, apply_fix
 from engine.offline import score_cell
-from studio import figures, markers, services, state
+from studio import access, figures, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.editor import blueprint_editor, take_edit
 from studio.formview import form_view, view_switch
 from studio.gallery import BLANK, Example
 from studio.resultdata import group_label, path_names
 from studio.textsafe import one_line, safe_markdown
+
+access.guard("editor")  # before anything is drawn or read
 
 SAVED_PREFIX = "saved:"
 TRY_ANSWER = "try_answer"

@@ -11,9 +11,11 @@ from engine.modelids import base_model_id
 from engine.providers import PriceTable
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, price_table, run_cost_text
 from engine.store import RunRecord
-from studio import runs, services, share, state
+from studio import access, runs, services, share, state
 from studio.components.common import notice
 from studio.navigation import PAGES
+
+access.guard("history")  # before anything is drawn or read
 
 TABLE_KEY = "history_table"
 STATUS_FILTER = "history_status"

@@ -7,13 +7,14 @@ import streamlit as st
 from engine.errors import InputError
 from engine.report.costs import run_cost_text
 from engine.store import RunRecord
-from studio import runs, services, share, state
+from studio import access, runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
 from studio.components.results_view import init_view, render_results
-from studio.components.share_link import share_box
-from studio.navigation import PAGES
 from studio.resultdata import Results
+from studio.share_panel import share_panel
 from studio.textsafe import safe_markdown
+
+access.guard("results")  # before anything is drawn or read
 
 SOURCE_KEY = "res_source"
 UPLOAD_KEY = "res_upload"
@@ -25,8 +26,7 @@ def _upload_key() -> str:
 
 
 def _share_link(run_id: str) -> str:
-    base = share.base_url(st.context.url, tuple(p.url_path for p in PAGES))
-    return share.results_link(base, run_id)
+    return share.results_link(access.base_url(), run_id)
 
 
 def _open_upload() -> None:
@@ -124,11 +124,7 @@ def _run_header(run: RunRecord) -> None:
             icon=":material/play_circle:",
             query_params={"run": run.id},
         )
-    share_box(_share_link(run.id))
-    st.caption(
-        "Anyone who can reach this studio can open the link (read-only). To share with "
-        "anyone else, download the report below: one HTML file that opens offline."
-    )
+    share_panel(run.id)
 
 
 def _show_run(run_id: str, view: share.ResultsView) -> None:

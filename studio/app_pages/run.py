@@ -12,10 +12,12 @@ from engine.report.costs import PRICE_HOWTO, UNKNOWN, run_cost_text
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
-from studio import live_run, markers, prefs, runs, services, share, state
+from studio import access, live_run, markers, prefs, runs, services, share, state
 from studio.components import run_memory
 from studio.components.common import no_such_run, notice, status_badge
 from studio.textsafe import safe_markdown
+
+access.guard("run")  # before anything is drawn or read
 
 MODELS = "run_models"
 JUDGING = "run_judging"

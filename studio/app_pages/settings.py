@@ -10,8 +10,11 @@ import streamlit as st
 from engine.errors import ConfigError
 from engine.providers import SECRETS_PATH, load_environ
 from engine.providers.keyfile import KeyStatus, check_key, key_statuses, save_key
+from studio import access
 from studio.components.common import notice
 from studio.textsafe import safe_markdown
+
+access.guard("settings")  # before anything is drawn or read
 
 FORM_KEY = "settings_key_form"
 KEY_INPUT = "settings_api_key"

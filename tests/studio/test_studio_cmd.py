@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from engine.cli import cli
-from engine.cli.studio_cmd import app_path, streamlit_command
+from engine.cli.studio_cmd import app_path, serve_path, streamlit_command
 
 
 def test_the_app_is_found_through_the_studio_package():
@@ -18,7 +18,7 @@ def test_the_app_is_found_through_the_studio_package():
 
 def test_command_serves_on_loopback_headless_without_telemetry(tmp_path: Path):
     cmd = streamlit_command(8123, cwd=tmp_path)
-    assert cmd[:5] == [sys.executable, "-m", "streamlit", "run", str(app_path())]
+    assert cmd[:5] == [sys.executable, "-m", "streamlit", "run", str(serve_path())]
     flags = dict(zip(cmd[5::2], cmd[6::2], strict=False))
     assert flags["--server.port"] == "8123"
     assert flags["--server.address"] == "127.0.0.1"

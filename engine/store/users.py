@@ -1,0 +1,70 @@
+"""Team members: recorded on first login, each with one role (admin, editor or viewer)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "ROLES",
+    "Role",
+    "UserRow",
+    "allowed_domains",
+    "email_allowed",
+    "first_admins",
+    "first_role",
+]
+
+Role = Literal["admin", "editor", "viewer"]
+"""Admins change roles; editors write blueprints and start runs; viewers read runs."""
+
+ROLES: tuple[Role, ...] = ("admin", "editor", "viewer")
+
+
+@dataclass(frozen=True)
+class UserRow:
+    """A team member.
+
+    Attributes:
+        email: The e-mail the identity provider gave (lower case), the member's key.
+        name: The display name, if the provider gave one.
+        role: admin, editor or viewer.
+        created_at: The first login (ISO-8601, UTC).
+        last_login_at: The latest login.
+    """
+
+    email: str
+    name: str | None
+    role: Role
+    created_at: str
+    last_login_at: str
+
+
+def _names(raw: str | None) -> frozenset[str]:
+    return frozenset(
+        p.strip().lower() for p in (raw or "").replace(";", ",").split(",") if p.strip()
+    )
+
+
+def first_admins(environ: Mapping[str, str]) -> frozenset[str]:
+    """The e-mails in `BLUEPRINT_ADMINS` (comma separated): admins from their first login."""
+    return _names(environ.get("BLUEPRINT_ADMINS"))
+
+
+def allowed_domains(environ: Mapping[str, str]) -> frozenset[str]:
+    """The e-mail domains in `BLUEPRINT_ALLOWED_DOMAINS` (empty: any domain may log in)."""
+    return frozenset(d.lstrip("@") for d in _names(environ.get("BLUEPRINT_ALLOWED_DOMAINS")))
+
+
+def email_allowed(email: str, domains: frozenset[str], admins: frozenset[str]) -> bool:
+    """True when this e-mail may use the studio: a first admin, or in an allowed domain."""
+    address = email.strip().lower()
+    if address in admins or not domains:
+        return "@" in address or address in admins
+    return address.rpartition("@")[2] in domains
+
+
+def first_role(email: str, admins: frozenset[str]) -> Role:
+    """The role of a member at first login: admin when listed in `BLUEPRINT_ADMINS`, else viewer."""
+    return "admin" if email.strip().lower() in admins else "viewer"

@@ -1,0 +1,56 @@
+"""Shared results: one run's scores and report download, opened with a share link only."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.store.share_links import is_share_token, share_url
+from studio import access, services
+from studio.components.common import slug
+from studio.components.results_view import render_results
+from studio.textsafe import safe_markdown
+
+MESSAGES = {
+    "unknown": "This share link does not open anything. Check that you copied all of it, "
+    "or ask the person who sent it for a new one.",
+    "revoked": "This share link was revoked: its owner turned it off. Ask them for a new one.",
+    "expired": "This share link has expired. Ask the person who sent it for a new one.",
+    "login": "This share link is for team members only: log in to open it.",
+}
+
+
+def main() -> None:
+    """Render the run of the share link in the URL, read-only, or say why not."""
+    viewer = access.guard(access.SHARE_PATH)
+    st.title("Shared results")
+    token = st.query_params.get("token")
+    link = services.store().share_link(token) if is_share_token(token) else None
+    verdict = access.link_verdict(link, viewer)
+    if link is None or verdict != "ok":
+        st.error(MESSAGES[verdict])
+        if verdict == "login":
+            st.button("Log in", type="primary", on_click=st.login)
+        return
+    loaded = services.run_view(link.run_id)
+    if loaded is None:
+        st.error(MESSAGES["unknown"])
+        return
+    run = loaded.run
+    st.subheader(safe_markdown(run.title or "Untitled blueprint"))
+    st.caption(
+        f"Run of {run.created_at[:16].replace('T', ' ')} UTC · read-only · "
+        f"{run.done_cells} of {run.total_cells} answers scored"
+    )
+    if loaded.results is None:
+        st.info("No answer has been scored yet.")
+        return
+    base = access.base_url()
+    render_results(
+        loaded.results,
+        run_id=link.run_id,
+        name=slug(loaded.results.title, "results"),
+        link=share_url(base, link.token) if base else None,
+    )
+
+
+main()

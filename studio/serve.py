@@ -1,0 +1,27 @@
+"""What `blueprint studio` serves: the studio app behind a Host check (DNS rebinding).
+
+Streamlit's own `server.allowedHosts` guards only the WebSocket; starlette's
+`TrustedHostMiddleware`, given to `st.App`, answers every request whose `Host` is not one the
+studio serves with 400, pages and static files included. The names come from
+`$BLUEPRINT_ALLOWED_HOSTS` (set by `blueprint studio`); without it, loopback only.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import streamlit as st
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+_HOSTS = [
+    name.strip()
+    for name in os.environ.get("BLUEPRINT_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
+    if name.strip() and name.strip() != "*"
+] or ["127.0.0.1", "localhost"]
+
+app = st.App(
+    str(Path(__file__).resolve().parent / "app.py"),
+    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=_HOSTS, www_redirect=False)],
+)

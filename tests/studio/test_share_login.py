@@ -1,0 +1,144 @@
+"""Team mode with a real OpenID Connect login (oidc-provider-mock): members, roles, admin page.
+
+`BLUEPRINT_ADMINS` makes alice an admin at her first login; anyone else of the allowed domain
+starts as a viewer, who reads runs but cannot open the Run page even by its URL; an admin
+makes bob an editor on the Team page; an e-mail of another domain is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.studio.browser import Studio, free_port, stop_studio, studio_command, wait_healthy
+from tests.test_host_check import AUTH
+
+pytestmark = pytest.mark.browser
+
+WAIT = 30_000
+"""Milliseconds to wait for the studio to draw (the first page of a new server is slow)."""
+
+LOOPBACK_ONLY = re.compile(r"^https?://(?!(127\.0\.0\.1|localhost)[:/])")
+
+
+@pytest.fixture(scope="module")
+def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
+    home = tmp_path_factory.mktemp("login-home")
+    # In a process of its own: its deprecation warnings must not meet pytest's "error" filter.
+    idp_port = free_port()
+    idp = subprocess.Popen(
+        [sys.executable, "-m", "oidc_provider_mock", "--port", str(idp_port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_listening(idp_port, idp)
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        metadata = f"http://127.0.0.1:{idp_port}/.well-known/openid-configuration"
+        (home / ".streamlit").mkdir()
+        auth = AUTH.format(base=base).replace(
+            "http://127.0.0.1:9/.well-known/openid-configuration", metadata
+        )
+        (home / ".streamlit" / "secrets.toml").write_text(auth)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+        env |= {
+            "BLUEPRINT_HOME": str(home),
+            "BLUEPRINT_ADMINS": "alice@example.com",
+            "BLUEPRINT_ALLOWED_DOMAINS": "example.com",
+            "AUTHLIB_INSECURE_TRANSPORT": "1",  # the local identity provider speaks plain http
+        }
+        log = home / "studio.log"
+        command = [*studio_command(port), "--host", "127.0.0.1", "--public-url", base]
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                command, env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT
+            )
+        server = Studio(base, home, proc, log)
+        try:
+            wait_healthy(base, proc)
+            yield server
+        finally:
+            stop_studio(server)
+    finally:
+        idp.terminate()
+        idp.wait(10)
+
+
+def wait_listening(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    """Wait until the identity provider answers its discovery URL."""
+    deadline = time.monotonic() + timeout
+    url = f"http://127.0.0.1:{port}/.well-known/openid-configuration"
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"oidc-provider-mock exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("oidc-provider-mock did not start in time")
+
+
+def login(browser: Any, studio: Studio, email: str) -> Any:
+    """A fresh context logged in as `email`; returns its page."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1200})
+    context.route(LOOPBACK_ONLY, lambda route: route.abort())
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(f"{studio.url}/")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(re.compile(r"/oauth2/authorize"))
+    page.fill("input[name=sub]", email)
+    page.get_by_role("button", name="Authorize").click()
+    page.wait_for_url(re.compile(re.escape(studio.url)))
+    return page
+
+
+def test_roles_decide_the_pages_and_an_admin_changes_them(browser: Any, team: Studio):
+    alice = login(browser, team, "alice@example.com")
+    expect(alice.get_by_text("Logged in as alice@example.com (admin)")).to_be_visible(timeout=WAIT)
+    bob = login(browser, team, "bob@example.com")
+    expect(bob.get_by_text("Logged in as bob@example.com (viewer)")).to_be_visible(timeout=WAIT)
+
+    bob.goto(f"{team.url}/run")
+    expect(bob.get_by_text("Your role (viewer) cannot open this page")).to_be_visible(timeout=WAIT)
+    assert "Start run" not in bob.inner_text("body")
+    bob.goto(f"{team.url}/admin")
+    expect(bob.get_by_text("Logged in as bob@example.com (viewer)")).to_be_visible(timeout=WAIT)
+    assert "Change role" not in bob.inner_text("body")
+    bob.goto(f"{team.url}/history")
+    expect(bob.get_by_role("heading", name="History")).to_be_visible(timeout=WAIT)
+
+    alice.goto(f"{team.url}/admin")
+    expect(alice.get_by_role("button", name="Change role")).to_be_visible(timeout=WAIT)
+    alice.get_by_label("Member").click()
+    alice.get_by_role("option", name="bob@example.com").click()
+    alice.get_by_label("Role").click()
+    alice.get_by_role("option", name="editor").click()
+    alice.get_by_role("button", name="Change role").click()
+    expect(alice.get_by_text("bob@example.com is now editor.")).to_be_visible(timeout=WAIT)
+
+    bob.goto(f"{team.url}/run")
+    expect(bob.get_by_role("heading", name="Run")).to_be_visible(timeout=WAIT)
+    assert "cannot open this page" not in bob.inner_text("body")
+    bob.context.close()
+    alice.context.close()
+
+
+def test_an_email_outside_the_allowed_domains_is_refused(browser: Any, team: Studio):
+    eve = login(browser, team, "eve@evil.example")
+    expect(eve.get_by_text("may not use this studio")).to_be_visible(timeout=WAIT)
+    eve.goto(f"{team.url}/editor")
+    expect(eve.get_by_text("may not use this studio")).to_be_visible(timeout=WAIT)
+    assert eve.locator('[data-testid="stSidebarNav"]').count() == 0
+    eve.context.close()
