@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.store import Store
+from engine.store import open_store
 from tests.studio.helpers import app, make_run, texts
 
 BLUEPRINT = """title: Two prompts
@@ -19,7 +19,7 @@ BLUEPRINT = """title: Two prompts
 def test_failed_answers_are_counted_alike_on_the_run_and_results_pages(llm_env, scripted_llm):
     # fake-b cannot answer the "boom" prompt (401 is not retried): one failed answer
     scripted_llm.fail_when(lambda r: r.model == "fake-b" and r.last_user == "boom", "401")
-    store = Store()
+    store = open_store()
     run_id = make_run(store, BLUEPRINT, ["openai:fake-a", "openai:fake-b"], environ=llm_env)
     at = app()
     at.query_params["run"] = run_id
