@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import altair as alt
 import pandas as pd
 from pandas.io.formats.style import Styler
 
@@ -27,6 +28,8 @@ __all__ = [
     "delta_table",
     "diff_markdown",
     "grid",
+    "group_of",
+    "trend_chart",
     "trend_frame",
 ]
 
@@ -193,6 +196,37 @@ def trend_frame(runs: Iterable[Any], group: str) -> pd.DataFrame:
             rows.append(row)
     frame = pd.DataFrame(rows, index=pd.DatetimeIndex(times, name="Run started (UTC)"))
     return frame.sort_index(kind="stable")
+
+
+def trend_chart(frame: pd.DataFrame, title: str) -> alt.Chart:
+    """A line per model (score over run time), with a text description for screen readers.
+
+    The marks carry no ARIA roles of their own (each would need a label); the chart as a whole
+    is described, and the page shows the same figures as a table.
+    """
+    long = frame.reset_index(names="Run started (UTC)").melt(
+        id_vars="Run started (UTC)", var_name="Model", value_name="Average score"
+    )
+    models = ", ".join(str(c) for c in frame.columns)
+    chart: alt.Chart = (
+        alt.Chart(
+            long.dropna(),
+            description=f"Average score of {models} across {len(frame)} runs of {title}.",
+        )
+        .mark_line(point=True, aria=False)
+        .encode(
+            x=alt.X("Run started (UTC):T"),
+            y=alt.Y("Average score:Q", scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color("Model:N"),
+            strokeDash=alt.StrokeDash("Model:N"),
+            tooltip=[
+                "Model:N",
+                "Run started (UTC):T",
+                alt.Tooltip("Average score:Q", format=".3f"),
+            ],
+        )
+    )
+    return chart
 
 
 def group_of(run: Any) -> str:

@@ -24,6 +24,7 @@ from studio.components.compare_data import (
     grid,
     group_of,
     pairs_of,
+    trend_chart,
     trend_frame,
 )
 from studio.textsafe import one_line, safe_markdown
@@ -50,9 +51,8 @@ MODEL_KEY = "cmp_model"
 def run_name(run: RunRecord) -> str:
     """A run as a person picks it: title, start time and status (plain text)."""
     title = one_line(run.title or "Untitled blueprint", 50)
-    return (
-        f"{title} · {run.created_at[:16].replace('T', ' ')} · {runs.status_word(run.live_status)}"
-    )
+    when = run.created_at[:19].replace("T", " ")
+    return f"{title} · {when} · {runs.status_word(run.live_status)}"
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -256,7 +256,13 @@ def trend(all_runs: list[RunRecord], group: str | None) -> None:
         f"Each model's average score in the {len(frame)} scored run(s) of "
         f"{safe_markdown(one_line(chosen, 60))}, by the time the run started."
     )
-    st.line_chart(frame, x_label="Run started (UTC)", y_label="Average score")
+    st.altair_chart(trend_chart(frame, one_line(chosen, 60)), width="stretch")
+    with st.expander("The same figures as a table"):
+        st.dataframe(frame, width="stretch", column_config=_score_columns(frame))
+
+
+def _score_columns(frame: Any) -> dict[str, Any]:
+    return {str(c): st.column_config.NumberColumn(format="%.3f") for c in frame.columns}
 
 
 def load_error(exc: InputError) -> None:
