@@ -100,13 +100,14 @@ def _num(value: float | None) -> str:
 def model_deltas(diff: RunDiff) -> None:
     """Each model's average in both runs and the change, signed."""
     st.subheader("Models")
+    pairs = pairs_of(diff)
     rows = []
     for m in diff.models:
         delta = m["delta"]
         rows.append(
             {
                 "Model": m["model"],
-                "Baseline model": m.get("baseline_model", m["model"] if m["baseline"] else "–"),
+                "Baseline model": pairs[m["model"]].baseline or "–",
                 "Baseline": _num(m["baseline"]),
                 "Candidate": _num(m["candidate"]),
                 "Change": delta_label(m["baseline"], m["candidate"]),
@@ -145,7 +146,9 @@ def delta_grid(diff: RunDiff) -> list[str]:
     page = 1
     if pages > 1:
         page = int(
-            st.number_input("Page", min_value=1, max_value=pages, value=1, step=1, key=PAGE_KEY)
+            st.number_input(
+                "Page", min_value=1, max_value=pages, value=1, step=1, key=f"{PAGE_KEY}-{which}"
+            )
         )
     page = min(page, pages)
     start = (page - 1) * PAGE_ROWS
