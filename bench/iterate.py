@@ -1,15 +1,25 @@
-"""Run-against-run speed: `blueprint compare` of two 1,000-prompt x 10-model comparisons.
+"""Run-against-run speed: `blueprint compare` and the studio's Compare page, 1,000 prompts x 10 models.
 
-Scores a generated blueprint (1,000 prompts, 5 function points each) twice with
-`blueprint score` (10 models; the second time a tenth of the answers changed), then times
-the WHOLE `blueprint compare A B --format json` process against a baseline run in the same
-session: a bare Python process that only loads both JSON files. Target: <= 1 s.
-Run: python -m bench.iterate
+1. Scores a generated blueprint (1,000 prompts, 5 function points each) twice with
+   `blueprint score` (10 models; the second time a tenth of the answers changed), then times
+   the WHOLE `blueprint compare A B --format json` process against a baseline run in the same
+   session: a bare Python process that only loads both JSON files. Target: <= 1 s.
+2. Stores two runs of that blueprint (10 offline `replay:` models, the second run with one
+   point edited in every tenth prompt and a tenth of the answers changed) through the engine's
+   run pipeline, starts `blueprint studio` on them and times, in headless Chromium, opening
+   `/compare?base=A&cand=B` in a new tab until the page is drawn: the model deltas, the first
+   page of the prompt x model grid and the point changes have their cells. The first open
+   also loads and compares both runs (the studio then caches the comparison); later opens
+   are new tabs. Baseline in the same session: the results page of the candidate run (same
+   studio, same browser). Target: page drawn <= 2 s.
+Run: python -m bench.iterate [--skip-cli] [--skip-page] (the page needs /usr/bin/chromium).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -17,10 +27,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 PROMPTS = 1000
 MODELS = [f"bench:model-{i}" for i in range(10)]
 TARGET_S = 1.0
+PAGE_TARGET_S = 2.0
 
 
 def blueprint_text() -> str:
@@ -62,7 +74,8 @@ def timed(cmd: list[str], repeat: int = 5) -> float:
     return statistics.median(times)
 
 
-def main() -> None:
+def measure_cli() -> bool:
+    """`blueprint compare` of two scored comparison files, whole process; True if on target."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         bp = folder / "bench.yml"
@@ -98,7 +111,160 @@ def main() -> None:
             f"{ours:.2f} s whole process | bare json.load of both {bare:.2f} s "
             f"(ratio {ours / bare:.1f}x) | target <= {TARGET_S:.0f} s {'OK' if ok else 'MISSED'}"
         )
+    return ok
+
+
+# --- the Compare page -------------------------------------------------------------------
+
+
+def replay_files(folder: Path, seed: int, changed: float) -> list[str]:
+    """One responses file per model (a `replay:` model answers from its file)."""
+    rnd = random.Random(seed)
+    base = random.Random(0)
+    paths = []
+    for m in range(len(MODELS)):
+        path = folder / f"model-{m}.jsonl"
+        with path.open("w", encoding="utf-8") as out:
+            for i in range(PROMPTS):
+                words = [f"word{base.randrange(7)}", "A", "c", "text"] * base.randrange(1, 6)
+                if rnd.random() < changed:
+                    words = [f"bad{i % 5}", "B"]
+                out.write(json.dumps({"prompt_id": f"p{i}", "response": " ".join(words)}) + "\n")
+        paths.append(f"replay:{path}")
+    return paths
+
+
+def store_run(home: Path, text: str, models: list[str]) -> str:
+    """Store a completed run through the engine's run pipeline; return its id."""
+    from engine.run import RunOptions
+    from engine.run.service import run_sync
+    from engine.store import Store
+    from studio import runs
+
+    store = Store(home / "studio.db")
+    prepared = runs.prepare(
+        store,
+        text,
+        "bench.yml",
+        models=models,
+        judges=None,
+        judge=False,
+        options=RunOptions(concurrency=64),
+        record=True,
+        environ={},
+    )
+    if prepared.problems or prepared.run_id is None:
+        raise SystemExit(f"cannot plan the benchmark run: {prepared.problems}")
+    outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options, environ={})
+    if outcome.status != "completed":
+        raise SystemExit(f"the benchmark run ended {outcome.status}: {outcome.error}")
+    return prepared.run_id
+
+
+def _compare_drawn(page: Any) -> None:
+    """The model deltas, the first grid page and the points have their cells on screen.
+
+    A data grid's cells are in its accessible table (inside a shadow root, which Playwright's
+    locators pierce); it holds the rows in view (the grid scrolls), so its first row is waited for.
+    """
+    grids = page.get_by_test_id("stDataFrame")
+    grids.nth(0).locator('td[role="gridcell"]').nth(len(MODELS) - 1).wait_for(state="attached")
+    grids.nth(1).locator('td[role="gridcell"]').nth(len(MODELS) - 1).wait_for(state="attached")
+    grids.nth(2).locator('td[role="gridcell"]').nth(19).wait_for(state="attached")
+
+
+def _results_drawn(page: Any) -> None:
+    page.get_by_test_id("stDataFrame").first.locator('td[role="gridcell"]').nth(19).wait_for(
+        state="attached"
+    )
+
+
+def _open(context: Any, url: str, drawn: Any, text: str) -> float:
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    started = time.perf_counter()
+    page.goto(url)
+    page.get_by_text(text, exact=False).first.wait_for()
+    drawn(page)
+    took = time.perf_counter() - started
+    page.close()
+    return took
+
+
+def measure_page(repeats: int) -> bool:
+    """The Compare page of two stored 1,000 x 10 runs; True if on target."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.studio.browser import CHROMIUM, CHROMIUM_ARGS, start_studio, stop_studio
+
+    if not CHROMIUM.exists():
+        print(f"{CHROMIUM} is missing: install Debian's chromium to time the Compare page.")
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        os.environ["BLUEPRINT_HOME"] = str(home)
+        text = blueprint_text()
+        edited = "\n".join(
+            f"{line}0" if line.startswith("    - $not_icontains: bad") and n % 10 == 0 else line
+            for n, line in enumerate(text.splitlines())
+        )
+        started = time.perf_counter()
+        (home / "a").mkdir()
+        (home / "b").mkdir()
+        base = store_run(home, text, replay_files(home / "a", 1, 0.0))
+        cand = store_run(home, edited + "\n", replay_files(home / "b", 1, 0.1))
+        made = time.perf_counter() - started
+        cells = PROMPTS * len(MODELS)
+        print(f"two stored runs of {cells} cells each, made in {made:.1f} s", flush=True)
+        studio = start_studio(home, {}, home / "studio.log")
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                context = browser.new_context(viewport={"width": 1400, "height": 2400})
+                target = f"{studio.url}/compare?base={base}&cand={cand}"
+                first = _open(context, target, _compare_drawn, "Prompts 1–25 of")
+                later = [
+                    _open(context, target, _compare_drawn, "Prompts 1–25 of")
+                    for _ in range(repeats)
+                ]
+                results_url = f"{studio.url}/results?run={cand}"
+                _open(context, results_url, _results_drawn, "Prompts 1–20 of")  # fills its cache
+                results = [
+                    _open(context, results_url, _results_drawn, "Prompts 1–20 of")
+                    for _ in range(repeats)
+                ]
+                context.close()
+                browser.close()
+        finally:
+            stop_studio(studio)
+    drawn = statistics.median(later)
+    baseline = statistics.median(results)
+    ok = drawn <= PAGE_TARGET_S
+    print(
+        f"Compare page, {PROMPTS} prompts x {len(MODELS)} models: first open (loads and compares "
+        f"both runs) {first:.2f} s; new tabs afterwards (median of {repeats}) {drawn:.2f} s | "
+        f"results page of one of the runs, same session {baseline:.2f} s (ratio "
+        f"{drawn / baseline:.1f}x) | target <= {PAGE_TARGET_S:.0f} s {'OK' if ok else 'MISSED'}"
+    )
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the measurements and print the figures."""
+    parser = argparse.ArgumentParser(prog="python -m bench.iterate")
+    parser.add_argument("--skip-cli", action="store_true")
+    parser.add_argument("--skip-page", action="store_true")
+    parser.add_argument("--repeats", type=int, default=4)
+    parser.add_argument("--prompts", type=int, default=PROMPTS, help="a smaller try-out")
+    args = parser.parse_args(argv)
+    globals()["PROMPTS"] = args.prompts
+    ok = True
+    if not args.skip_cli:
+        ok = measure_cli() and ok
+    if not args.skip_page:
+        ok = measure_page(args.repeats) and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

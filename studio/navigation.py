@@ -27,6 +27,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("app_pages/run.py", "Run", ":material/play_circle:", "run"),
     PageSpec("app_pages/results.py", "Results", ":material/leaderboard:", "results"),
     PageSpec("app_pages/history.py", "History", ":material/history:", "history"),
+    PageSpec("app_pages/compare.py", "Compare runs", ":material/compare_arrows:", "compare"),
     PageSpec("app_pages/settings.py", "Settings", ":material/settings:", "settings"),
 )
 

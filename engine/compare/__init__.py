@@ -10,6 +10,7 @@ from engine.compare.view import (
     view_from_comparison,
     view_from_json,
 )
+from engine.compare.words import WordDiff, word_diff
 
 __all__ = [
     "CellView",
@@ -17,6 +18,7 @@ __all__ = [
     "ModelPair",
     "RunDiff",
     "RunView",
+    "WordDiff",
     "base_model_id",
     "compare_runs",
     "load_run_view",
@@ -24,4 +26,5 @@ __all__ = [
     "render_text",
     "view_from_comparison",
     "view_from_json",
+    "word_diff",
 ]

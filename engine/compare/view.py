@@ -57,6 +57,8 @@ class RunView:
     prompt_ids: list[str]
     cells: dict[tuple[str, str], CellView] = field(default_factory=dict)
     prompt_weights: dict[str, float | None] = field(default_factory=dict)
+    responses: dict[tuple[str, str], str] = field(default_factory=dict)
+    """The final answer of each (prompt id, model) that has one (untrusted model output)."""
 
     def averages(self) -> dict[str, float | None]:
         """Each model's prompt-weighted average, exactly as the run's summary computes it."""
@@ -99,6 +101,15 @@ def _weights(config: Any) -> dict[str, float | None]:
     for p in prompts if isinstance(prompts, list) else []:
         if isinstance(p, dict):
             out[str(p.get("id"))] = _number(p.get("weight"))
+    return out
+
+
+def _responses(raw: Any) -> dict[tuple[str, str], str]:
+    out: dict[tuple[str, str], str] = {}
+    for pid, row in raw.items() if isinstance(raw, dict) else ():
+        for model, text in row.items() if isinstance(row, dict) else ():
+            if isinstance(text, str) and model != IDEAL_MODEL_ID:
+                out[(str(pid), str(model))] = text
     return out
 
 
@@ -158,6 +169,7 @@ def view_from_json(data: Mapping[str, Any], run_id: str, where: str) -> RunView:
         prompt_ids=[str(p) for p in prompt_ids],
         cells=cells,
         prompt_weights=_weights(data.get("config")),
+        responses=_responses(data.get("allFinalAssistantResponses")),
     )
 
 
@@ -181,4 +193,10 @@ def view_from_comparison(comparison: Comparison, run_id: str) -> RunView:
         prompt_ids=list(comparison.prompt_ids),
         cells=cells,
         prompt_weights=comparison.prompt_weights(),
+        responses={
+            (pid, model): text
+            for pid, row in comparison.responses.items()
+            for model, text in row.items()
+            if model != IDEAL_MODEL_ID
+        },
     )

@@ -84,7 +84,7 @@ def main() -> None:
         width="stretch",
         key=TABLE_KEY,
         on_select="rerun",
-        selection_mode="single-row",
+        selection_mode="multi-row",
         column_config={
             "Results": st.column_config.LinkColumn(
                 "Results", display_text="Open", help="The share link of the run's results."
@@ -96,7 +96,16 @@ def main() -> None:
     )
     picked = event.selection.rows if event is not None else []
     if not picked:
-        st.caption("Select a row to open its results or to watch, stop or resume it.")
+        st.caption(
+            "Select a row to open its results or to watch, stop or resume it; select two rows "
+            "to compare them."
+        )
+        return
+    if len(picked) == 2:
+        _compare_link([shown[i] for i in picked])
+        return
+    if len(picked) > 2:
+        st.caption("Select two rows to compare them, or one to open it.")
         return
     run = shown[picked[0]]
     state.set_run_id(run.id)
@@ -112,6 +121,17 @@ def main() -> None:
         label="Watch, stop or resume it",
         icon=":material/play_circle:",
         query_params={"run": run.id},
+    )
+
+
+def _compare_link(picked: list[RunRecord]) -> None:
+    """A link to the comparison of two runs: the older one is the baseline."""
+    base, cand = sorted(picked, key=lambda r: r.created_at)
+    st.page_link(
+        "app_pages/compare.py",
+        label="Compare these two runs (the older one as the baseline)",
+        icon=":material/compare_arrows:",
+        query_params={"base": base.id, "cand": cand.id},
     )
 
 

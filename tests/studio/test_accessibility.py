@@ -53,7 +53,17 @@ def settle(page: Any) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/run", "/results", "/history", "/settings", "/results?run={run}", "/run?run={run}"],
+    [
+        "/",
+        "/run",
+        "/results",
+        "/history",
+        "/settings",
+        "/results?run={run}",
+        "/run?run={run}",
+        "/compare",
+        "/compare?base={run}&cand={run}",
+    ],
 )
 def test_page_has_no_serious_accessibility_violation(
     studio: tuple[Studio, str], page: Any, path: str

@@ -24,6 +24,7 @@ def test_every_page_renders_its_empty_state(spec):
         "run": "Open a blueprint in the Editor first",
         "results": "No results to show yet",
         "history": "No runs yet",
+        "compare": "Comparing needs two runs",
         "settings": "API keys are read from the environment first",
     }[spec.url_path]
     assert expected in says

@@ -1,0 +1,58 @@
+"""Compare: two runs side by side (`/compare?base=<id>&cand=<id>`), and a blueprint's trend."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.errors import InputError
+from studio import services, share
+from studio.components import compare_view as view
+from studio.components.common import notice
+from studio.components.compare_data import group_of
+from studio.textsafe import safe_markdown
+
+
+def main() -> None:
+    """Render the Compare page."""
+    st.title("Compare runs")
+    notice()
+    all_runs = services.store().list_runs(limit=500)
+    if len(all_runs) < 2:
+        st.info(
+            "Comparing needs two runs. Run a blueprint, edit it, run it again, then pick both "
+            "runs in History."
+        )
+        st.page_link("app_pages/history.py", label="Past runs", icon=":material/history:")
+        view.trend(all_runs, None)
+        return
+    base_id = st.query_params.get("base") or ""
+    cand_id = st.query_params.get("cand") or ""
+    base = services.store().get_run(base_id) if share.is_run_id(base_id) else None
+    cand = services.store().get_run(cand_id) if share.is_run_id(cand_id) else None
+    with st.expander("Pick two runs", expanded=base is None or cand is None):
+        view.picker(all_runs, base_id, cand_id)
+    if base is None or cand is None:
+        if base_id or cand_id:
+            st.error(
+                "One of the runs of this link is not in this studio. Pick two runs above or "
+                "in History."
+            )
+        view.trend(all_runs, None)
+        return
+    try:
+        diff = view.load_diff(base, cand)
+    except InputError as exc:
+        view.load_error(exc)
+        return
+    st.markdown(
+        f"**Baseline:** {safe_markdown(view.run_name(base))}  \n"
+        f"**Candidate:** {safe_markdown(view.run_name(cand))}"
+    )
+    view.model_deltas(diff)
+    kept = view.delta_grid(diff)
+    view.point_changes(diff)
+    view.answers(diff, kept)
+    view.trend(all_runs, group_of(cand))
+
+
+main()

@@ -1,0 +1,234 @@
+"""The comparison page's data: the prompt × model delta grid, its filters, answer diffs, trends.
+
+Pure: no Streamlit. Every label that comes from a blueprint or a model is shown by the page as
+escaped text or as a dataframe cell, never as HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import altair as alt
+import pandas as pd
+from pandas.io.formats.style import Styler
+
+from engine.compare import ModelPair, RunDiff, pair_models
+from engine.compare.words import WordDiff
+from studio.figures import _unique, score_colour
+from studio.textsafe import safe_markdown
+
+__all__ = [
+    "FILTERS",
+    "Filter",
+    "Grid",
+    "delta_colour",
+    "delta_label",
+    "delta_table",
+    "diff_markdown",
+    "grid",
+    "group_of",
+    "trend_chart",
+    "trend_frame",
+]
+
+Filter = Literal["all", "worse", "changed", "failed"]
+FILTERS: dict[Filter, str] = {
+    "all": "All prompts",
+    "worse": "Got worse",
+    "changed": "Changed",
+    "failed": "Failed",
+}
+"""The grid's filters and their labels."""
+
+
+def delta_label(baseline: float | None, candidate: float | None) -> str:
+    """A cell's text, readable without colour: `+0.25`, `−0.50`, `=` (same), or what is missing."""
+    if baseline is None and candidate is None:
+        return "–"
+    if baseline is None:
+        return f"new {candidate:.2f}" if candidate is not None else "–"
+    if candidate is None:
+        return "no score"
+    delta = candidate - baseline
+    if abs(delta) < 0.005:
+        return "= " + f"{candidate:.2f}"
+    return f"{delta:+.2f}".replace("-", "−")
+
+
+def delta_colour(delta: float | None) -> str:
+    """Blue when better, red when worse (RdBu, as the results heatmap); grey without a delta."""
+    if delta is None:
+        return "#eeeeee"
+    return score_colour(0.5 + max(-1.0, min(1.0, delta)) / 2)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One prompt × model of the grid."""
+
+    baseline: float | None
+    candidate: float | None
+    delta: float | None
+    failed: bool
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Every prompt × model pair of two runs, in prompt order and model order."""
+
+    prompts: list[str]
+    models: list[str]
+    cells: dict[tuple[str, str], Cell]
+
+    def keep(self, which: Filter) -> list[str]:
+        """The prompts with at least one cell that passes the filter."""
+        if which == "all":
+            return list(self.prompts)
+        return [p for p in self.prompts if any(self._passes(p, m, which) for m in self.models)]
+
+    def _passes(self, pid: str, model: str, which: Filter) -> bool:
+        cell = self.cells.get((pid, model))
+        if cell is None:
+            return False
+        if which == "worse":
+            return cell.delta is not None and cell.delta < 0
+        if which == "changed":
+            return cell.baseline != cell.candidate
+        return cell.failed
+
+
+def _failed(diff: RunDiff, pair: ModelPair, pid: str) -> bool:
+    old = diff.baseline.cells.get((pid, pair.baseline)) if pair.baseline else None
+    new = diff.candidate.cells.get((pid, pair.candidate)) if pair.candidate else None
+    return bool((old and old.failed) or (new and new.failed))
+
+
+def pairs_of(diff: RunDiff) -> dict[str, ModelPair]:
+    """The model pairs of a comparison, by the name its rows use."""
+    return {p.name: p for p in pair_models(diff.baseline.models, diff.candidate.models)}
+
+
+def grid(diff: RunDiff) -> Grid:
+    """The prompt × model grid of a comparison (from `RunDiff.prompts`)."""
+    pairs = pairs_of(diff)
+    cells: dict[tuple[str, str], Cell] = {}
+    prompts: dict[str, None] = {}
+    for row in diff.prompts:
+        pid, model = row["prompt_id"], row["model"]
+        prompts[pid] = None
+        pair = pairs.get(model, ModelPair(None, None))
+        cells[(pid, model)] = Cell(
+            row["baseline"], row["candidate"], row["delta"], _failed(diff, pair, pid)
+        )
+    return Grid(list(prompts), list(pairs), cells)
+
+
+def delta_table(g: Grid, prompts: Sequence[str]) -> Styler:
+    """The grid's rows for `prompts` as a colour-coded table: signed deltas, RdBu background."""
+    labels: list[list[str]] = []
+    styles: list[list[str]] = []
+    for pid in prompts:
+        row, style = [], []
+        for model in g.models:
+            cell = g.cells.get((pid, model))
+            if cell is None:
+                row.append("–")
+                style.append(f"background-color: {delta_colour(None)}; color: #111111")
+                continue
+            text = delta_label(cell.baseline, cell.candidate)
+            row.append(f"{text} failed" if cell.failed else text)
+            style.append(f"background-color: {delta_colour(cell.delta)}; color: #111111")
+        labels.append(row)
+        styles.append(style)
+    frame = pd.DataFrame(labels, index=list(prompts), columns=_unique(g.models))
+    colours = pd.DataFrame(styles, index=frame.index, columns=frame.columns)
+    return frame.style.apply(lambda _: colours, axis=None)
+
+
+def _marked(text: str, mark: str) -> str:
+    """Escaped text with every word wrapped in `mark` (whitespace stays outside the marks)."""
+    out = []
+    for line_no, line in enumerate(text.split("\n")):
+        if line_no:
+            out.append("  \n")
+        words = line.split(" ")
+        out.append(" ".join(f"{mark}{safe_markdown(w)}{mark}" if w else w for w in words))
+    return "".join(out)
+
+
+def _plain(text: str) -> str:
+    return safe_markdown(text).replace("\n", "  \n")
+
+
+def diff_markdown(diff: WordDiff, which: Literal["baseline", "candidate"]) -> str:
+    """One answer as escaped Markdown, its changed words struck (baseline) or bold (candidate).
+
+    Every character of the answer is escaped (`safe_markdown`), so the answer can add no
+    link, image, HTML or directive; only the page's own `~~`/`**` marks are Markdown.
+    """
+    mark = "~~" if which == "baseline" else "**"
+    return "".join(
+        _marked(text, mark) if changed else _plain(text) for changed, text in diff.side(which)
+    )
+
+
+def trend_frame(runs: Iterable[Any], group: str) -> pd.DataFrame:
+    """Each model's average across the runs of one blueprint: rows = run time, columns = models.
+
+    Args:
+        runs: Stored runs (with `created_at`, `summary`, `config_id`, `title`).
+        group: The blueprint to follow, as `group_of` names it.
+    """
+    times: list[pd.Timestamp] = []
+    rows: list[dict[str, float]] = []
+    for run in runs:
+        if group_of(run) != group:
+            continue
+        row: dict[str, float] = {}
+        for model, stats in (run.summary or {}).items():
+            average = stats.get("average") if isinstance(stats, dict) else None
+            if isinstance(average, int | float) and not isinstance(average, bool):
+                row[str(model)] = float(average)
+        if row:
+            times.append(pd.Timestamp(str(run.created_at)).tz_localize(None))
+            rows.append(row)
+    frame = pd.DataFrame(rows, index=pd.DatetimeIndex(times, name="Run started (UTC)"))
+    return frame.sort_index(kind="stable")
+
+
+def trend_chart(frame: pd.DataFrame, title: str) -> alt.Chart:
+    """A line per model (score over run time), with a text description for screen readers.
+
+    The marks carry no ARIA roles of their own (each would need a label); the chart as a whole
+    is described, and the page shows the same figures as a table.
+    """
+    long = frame.reset_index(names="Run started (UTC)").melt(
+        id_vars="Run started (UTC)", var_name="Model", value_name="Average score"
+    )
+    models = ", ".join(str(c) for c in frame.columns)
+    chart: alt.Chart = (
+        alt.Chart(
+            long.dropna(),
+            description=f"Average score of {models} across {len(frame)} runs of {title}.",
+        )
+        .mark_line(point=True, aria=False)
+        .encode(
+            x=alt.X("Run started (UTC):T"),
+            y=alt.Y("Average score:Q", scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color("Model:N"),
+            strokeDash=alt.StrokeDash("Model:N"),
+            tooltip=[
+                "Model:N",
+                "Run started (UTC):T",
+                alt.Tooltip("Average score:Q", format=".3f"),
+            ],
+        )
+    )
+    return chart
+
+
+def group_of(run: Any) -> str:
+    """The blueprint a run belongs to for the trend: its config id, else its title."""
+    return str(run.config_id or run.title or "Untitled blueprint")

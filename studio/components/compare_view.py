@@ -1,0 +1,273 @@
+"""The comparison page's parts: run pickers, model deltas, the delta grid, points, answers, trend.
+
+Loaded comparisons are cached here (per database, run ids and how far each run got), because
+the studio's cache layer (`studio.services`) knows results, not comparisons.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import streamlit as st
+
+from engine.compare import RunDiff, compare_runs, load_run_view, word_diff
+from engine.errors import InputError
+from engine.store import RunRecord
+from studio import runs, services
+from studio.components.compare_data import (
+    FILTERS,
+    Filter,
+    delta_label,
+    delta_table,
+    diff_markdown,
+    grid,
+    group_of,
+    pairs_of,
+    trend_chart,
+    trend_frame,
+)
+from studio.textsafe import one_line, safe_markdown
+
+__all__ = [
+    "answers",
+    "delta_grid",
+    "load_diff",
+    "model_deltas",
+    "picker",
+    "point_changes",
+    "run_name",
+    "trend",
+]
+
+PAGE_ROWS = 25
+FILTER_KEY = "cmp_filter"
+PAGE_KEY = "cmp_page"
+CHANGES_KEY = "cmp_changes"
+PROMPT_KEY = "cmp_prompt"
+MODEL_KEY = "cmp_model"
+
+
+def run_name(run: RunRecord) -> str:
+    """A run as a person picks it: title, start time and status (plain text)."""
+    title = one_line(run.title or "Untitled blueprint", 50)
+    when = run.created_at[:19].replace("T", " ")
+    return f"{title} · {when} · {runs.status_word(run.live_status)}"
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _cached_diff(db: str, base: str, cand: str, stamp: tuple[Any, ...]) -> RunDiff:
+    store = services.store()
+    return compare_runs(load_run_view(base, store), load_run_view(cand, store))
+
+
+def load_diff(base: RunRecord, cand: RunRecord) -> RunDiff:
+    """The comparison of two stored runs (recomputed when either run has moved on).
+
+    Raises:
+        InputError: A run's blueprint cannot be read.
+    """
+    stamp = (base.live_status, base.done_cells, cand.live_status, cand.done_cells)
+    return _cached_diff(str(services.store().path), base.id, cand.id, stamp)
+
+
+def picker(all_runs: list[RunRecord], base: str | None, cand: str | None) -> None:
+    """Two run pickers and a button that opens their comparison."""
+    ids = [r.id for r in all_runs]
+    names = {r.id: run_name(r) for r in all_runs}
+    cols = st.columns(2)
+    picked_base = cols[0].selectbox(
+        "Baseline run",
+        ids,
+        index=ids.index(base) if base in ids else (1 if len(ids) > 1 else 0),
+        format_func=names.__getitem__,
+    )
+    picked_cand = cols[1].selectbox(
+        "Candidate run",
+        ids,
+        index=ids.index(cand) if cand in ids else 0,
+        format_func=names.__getitem__,
+    )
+    if st.button("Compare these runs", type="primary", disabled=picked_base == picked_cand):
+        st.query_params.from_dict({"base": picked_base, "cand": picked_cand})
+        st.rerun()
+
+
+def _num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def model_deltas(diff: RunDiff) -> None:
+    """Each model's average in both runs and the change, signed."""
+    st.subheader("Models")
+    pairs = pairs_of(diff)
+    rows = []
+    for m in diff.models:
+        delta = m["delta"]
+        rows.append(
+            {
+                "Model": m["model"],
+                "Baseline model": pairs[m["model"]].baseline or "–",
+                "Baseline": _num(m["baseline"]),
+                "Candidate": _num(m["candidate"]),
+                "Change": delta_label(m["baseline"], m["candidate"]),
+                "Verdict": "–"
+                if delta is None
+                else ("better" if delta > 0 else "worse" if delta < 0 else "same"),
+            }
+        )
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def delta_grid(diff: RunDiff) -> list[str]:
+    """The prompt × model grid of deltas with its filter; returns the prompts it kept."""
+    st.subheader("Prompts × models")
+    st.caption(
+        "Each cell is the candidate's score minus the baseline's: a plus sign and blue when "
+        "better, a minus sign and red when worse, “=” when the same; “new” or “no score” "
+        "where one run has no score, “failed” where an answer failed."
+    )
+    g = grid(diff)
+    which: Filter = (
+        st.segmented_control(
+            "Show",
+            list(FILTERS),
+            default="all",
+            format_func=FILTERS.__getitem__,
+            key=FILTER_KEY,
+        )
+        or "all"
+    )
+    kept = g.keep(which)
+    if not kept:
+        st.info("No prompt matches this filter.")
+        return kept
+    pages = (len(kept) + PAGE_ROWS - 1) // PAGE_ROWS
+    page = 1
+    if pages > 1:
+        page = int(
+            st.number_input(
+                "Page", min_value=1, max_value=pages, value=1, step=1, key=f"{PAGE_KEY}-{which}"
+            )
+        )
+    page = min(page, pages)
+    start = (page - 1) * PAGE_ROWS
+    shown = kept[start : start + PAGE_ROWS]
+    st.caption(f"Prompts {start + 1}–{start + len(shown)} of {len(kept)}.")
+    st.dataframe(delta_table(g, shown), width="stretch")
+    return kept
+
+
+def point_changes(diff: RunDiff) -> None:
+    """Every point matched across the runs: same, changed, added or removed."""
+    st.subheader("Points")
+    counts = Counter(p["change"] for p in diff.points)
+    kinds = ["same", "changed", "added", "removed"]
+    st.caption(
+        "Points are matched by their text (or function and arguments): an edited point "
+        "shows as removed + added. " + ", ".join(f"{counts.get(k, 0)} {k}" for k in kinds) + "."
+    )
+    shown = st.pills(
+        "Point changes",
+        kinds,
+        selection_mode="multi",
+        default=["changed", "added", "removed"],
+        key=CHANGES_KEY,
+    )
+    rows = [
+        {
+            "Change": p["change"],
+            "Prompt": p["prompt_id"],
+            "Model": p["model"],
+            "Point": one_line(p["point"], 120),
+            "Baseline": p["baseline"],
+            "Candidate": p["candidate"],
+            "Delta": p["delta"],
+        }
+        for p in diff.points
+        if p["change"] in (shown or [])
+    ]
+    if not rows:
+        st.caption("No point of these kinds.")
+        return
+    st.dataframe(
+        rows,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Baseline": st.column_config.NumberColumn(format="%.2f"),
+            "Candidate": st.column_config.NumberColumn(format="%.2f"),
+            "Delta": st.column_config.NumberColumn(format="%+.2f"),
+        },
+    )
+
+
+def answers(diff: RunDiff, prompts: list[str]) -> None:
+    """The two answers of one prompt × model side by side, changed words marked."""
+    st.subheader("Answers side by side")
+    if not prompts:
+        return
+    pairs = pairs_of(diff)
+    cols = st.columns(2)
+    pid = cols[0].selectbox("Prompt", prompts, key=PROMPT_KEY, format_func=one_line)
+    model = cols[1].selectbox("Model", list(pairs), key=MODEL_KEY)
+    if pid is None or model is None:
+        return
+    pair = pairs[model]
+    old = diff.baseline.responses.get((pid, pair.baseline or ""))
+    new = diff.candidate.responses.get((pid, pair.candidate or ""))
+    if old is None and new is None:
+        st.info("Neither run has an answer for this prompt and model.")
+        return
+    words = word_diff(old or "", new or "")
+    st.caption(
+        "Words only in the baseline are struck through; words only in the candidate are "
+        "in bold."
+        + (" The answers are long: only their first words are matched." if words.cut else "")
+    )
+    left, right = st.columns(2, border=True)
+    _side(left, "Baseline", old, diff_markdown(words, "baseline"))
+    _side(right, "Candidate", new, diff_markdown(words, "candidate"))
+
+
+def _side(col: Any, title: str, answer: str | None, marked: str) -> None:
+    with col:
+        st.markdown(f"**{title}**")
+        if answer is None:
+            st.caption("No answer in this run.")
+        else:
+            st.markdown(marked)
+
+
+def trend(all_runs: list[RunRecord], group: str | None) -> None:
+    """Each model's average across the runs of one blueprint, over time."""
+    st.subheader("Trend across runs")
+    groups = list(dict.fromkeys(group_of(r) for r in all_runs))
+    if not groups:
+        return
+    chosen = st.selectbox(
+        "Blueprint",
+        groups,
+        index=groups.index(group) if group in groups else 0,
+        format_func=lambda g: one_line(g, 60),
+    )
+    frame = trend_frame(all_runs, chosen)
+    if frame.empty:
+        st.caption("No run of this blueprint has scores yet.")
+        return
+    st.caption(
+        f"Each model's average score in the {len(frame)} scored run(s) of "
+        f"{safe_markdown(one_line(chosen, 60))}, by the time the run started."
+    )
+    st.altair_chart(trend_chart(frame, one_line(chosen, 60)), width="stretch")
+    with st.expander("The same figures as a table"):
+        st.dataframe(frame, width="stretch", column_config=_score_columns(frame))
+
+
+def _score_columns(frame: Any) -> dict[str, Any]:
+    return {str(c): st.column_config.NumberColumn(format="%.3f") for c in frame.columns}
+
+
+def load_error(exc: InputError) -> None:
+    """Say that a run cannot be compared."""
+    st.error(safe_markdown(str(exc)))
