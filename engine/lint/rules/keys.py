@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.blueprint.source import Span, YMap
+from engine.blueprint.text import excerpt
 from engine.jsvalues import js_truthy
 from engine.lint.context import POINT_KEYS, LintContext
 
@@ -99,7 +100,9 @@ def _unknown(
             continue
         span = ctx.key_span(container, key, fallback)
         effect = "Weval drops it" if where == "prompt" else "it has no effect"
-        message = f"`{key}` is not a key Weval knows {_WHERE[where]}, so {effect}."
+        message = (
+            f"`{excerpt(key, quote=False)}` is not a key Weval knows {_WHERE[where]}, so {effect}."
+        )
         if where == "evaluationConfig" and key in _NESTED["llm-coverage"]:
             ctx.add(
                 "unknown-key",

@@ -129,7 +129,7 @@ def _bad_role(
 ) -> None:
     guess = suggest(role, known)
     message = (
-        f"`{role}` is not a role Weval knows: each turn is `user`, `assistant` or `system`. "
+        f"`{excerpt(role, quote=False)}` is not a role Weval knows: each turn is `user`, `assistant` or `system`. "
         "Weval refuses to run this prompt."
     )
     fix = (f"Use `{guess}`", guess) if guess else None
