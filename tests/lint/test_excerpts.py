@@ -25,6 +25,11 @@ TEXTS = {
     f"    - $call: {{url: 'https://{LONG}.example/x'}}\n    - $ref: {ODD}\n",
     "odd-key": f"title: t\n? {ODD}\n: 1\n---\n- prompt: hi\n  should: [{{point: x, ? {ODD} : 1}}]\n"
     f"  role: {ODD}\n  messages: [{{? {ODD} : hi}}]\n",
+    "quoted": f"title: t\n---\n- id: a\n  prompt: hi\n  should:\n    - '$contains: {LONG}'\n"
+    f"    - - '$contains: {LONG}'\n      - x\n    - {{$contains: a, ? ${LONG} : b}}\n",
+    "pair-and-service": f"title: t\nmodels:\n  - openai: {LONG}\nexternalServices:\n"
+    f"  ? {LONG}\n  : {{url: 'https://example.org'}}\n---\n- id: a\n  prompt: hi\n"
+    f"  should:\n    - $call: {{service: {LONG}}}\n",
 }
 
 

@@ -206,11 +206,11 @@ def external_call(ctx: LintContext, fp: FnPoint, check: CheckDef) -> None:
         if not isinstance(service, str) or not isinstance(services, dict):
             return
         if service not in services:
-            known = ", ".join(sorted(services)) or "none"
+            known = excerpt(", ".join(sorted(services)), 120, quote=False) or "none"
             ctx.add(
                 "bad-arguments",
                 where,
-                f"There is no external service named `{service}` under `externalServices` in "
+                f"There is no external service named `{excerpt(service, quote=False)}` under `externalServices` in "
                 f"the header (defined: {known}), so the point reports an error.",
             )
             return

@@ -105,7 +105,7 @@ def definitions(ctx: LintContext) -> None:
                 ctx.add(
                     "js-syntax",
                     span,
-                    f"The definition `{name}` is JavaScript that does not parse ({error}); every "
+                    f"The definition `{excerpt(name, quote=False)}` is JavaScript that does not parse ({error}); every "
                     "point that uses it (`$ref`) reports an error and is left out of the score.",
                 )
 

@@ -98,9 +98,9 @@ def models(ctx: LintContext) -> None:
             ctx.add(
                 "model-object",
                 span,
-                f"Write this model as one text, `{new}`, not as a `provider: model` pair: "
+                f"Write this model as one text, `{excerpt(new, quote=False)}`, not as a `provider: model` pair: "
                 "Weval refuses the blueprint with a pair.",
-                fix=(f"Write `{new}`", replacement),
+                fix=(f"Write `{excerpt(new, quote=False)}`", replacement),
             )
 
 

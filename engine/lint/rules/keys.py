@@ -178,8 +178,8 @@ def point_keys(ctx: LintContext) -> None:
                 ctx.add(
                     "unknown-key",
                     ctx.key_span(value, extra, point.span),
-                    f"Only the first function of a point is used (`{functions[0]}`); "
-                    f"`{extra}` is ignored and never checked. Put it on its own `- ` line.",
+                    f"Only the first function of a point is used (`{excerpt(functions[0], quote=False)}`); "
+                    f"`{excerpt(extra, quote=False)}` is ignored and never checked. Put it on its own `- ` line.",
                 )
             _unknown(ctx, value, FUNCTION_POINT_KEYS | frozenset(functions), "point", point.span)
         elif any(js_truthy(value.get(k)) for k in ("text", "point", "fn")):
