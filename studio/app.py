@@ -13,6 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from engine.blueprint.title import title_of
 from engine.settings import home_dir
 from studio import access, services, share, state
 from studio.navigation import ADMIN, APP, PAGES, SHARED, PageSpec
@@ -94,7 +95,7 @@ with st.sidebar:
     text = state.get_text()
     if text is not None:
         parsed = services.parse(text, state.source())
-        title = getattr(parsed, "title", None) or "Untitled blueprint"
+        title = getattr(parsed, "title", None) or title_of(text) or "Untitled blueprint"
         st.markdown(f"**Open blueprint:** {safe_markdown(title)}")
     run_id = state.run_id()
     if run_id is not None and share.is_run_id(run_id):

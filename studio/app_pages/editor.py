@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from engine.blueprint import Blueprint
+from engine.blueprint.title import title_of
 from engine.conversation import response_evidence
 from engine.errors import BlueprintError
 from engine.jsvalues import format_score
@@ -35,7 +36,7 @@ MAX_LISTED = 60
 
 def _title_of(text: str) -> str | None:
     parsed = services.parse(text, state.source())
-    return parsed.title if isinstance(parsed, Blueprint) else None
+    return parsed.title if isinstance(parsed, Blueprint) else title_of(text)
 
 
 def _autosave(text: str) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.blueprint.source import Span, YList, YMap
+from engine.blueprint.text import excerpt
 from engine.checks import CheckDef, call_host_refusal
 from engine.checks.regexlimits import is_limit_message
 from engine.jsvalues import js_number_str
@@ -13,6 +15,7 @@ from engine.lint.rules.fnpoint import FnPoint, js_error, regex_error
 
 __all__ = ["check_arguments"]
 
+_QUOTED = re.compile(r"'([^']*)'")
 _ALL_OF = frozenset({"contains_all_of", "icontains_all_of", "matches_all_of", "imatch_all_of"})
 _ANY_OF = frozenset({"contains_any_of", "icontains_any_of"})
 _N_OF = frozenset(
@@ -203,11 +206,11 @@ def external_call(ctx: LintContext, fp: FnPoint, check: CheckDef) -> None:
         if not isinstance(service, str) or not isinstance(services, dict):
             return
         if service not in services:
-            known = ", ".join(sorted(services)) or "none"
+            known = excerpt(", ".join(sorted(services)), 120, quote=False) or "none"
             ctx.add(
                 "bad-arguments",
                 where,
-                f"There is no external service named `{service}` under `externalServices` in "
+                f"There is no external service named `{excerpt(service, quote=False)}` under `externalServices` in "
                 f"the header (defined: {known}), so the point reports an error.",
             )
             return
@@ -219,7 +222,8 @@ def external_call(ctx: LintContext, fp: FnPoint, check: CheckDef) -> None:
         where = ctx.value_span(fp.args, "url", where)
     refusal = call_host_refusal(url, ctx.settings)
     if refusal is not None:
-        ctx.add("call-host-refused", where, f"This `$call` cannot run here. {refusal}")
+        shown = _QUOTED.sub(lambda m: f"'{excerpt(m.group(1), quote=False)}'", refusal)
+        ctx.add("call-host-refused", where, f"This `$call` cannot run here. {shown}")
 
 
 def check_arguments(ctx: LintContext, fp: FnPoint, check: CheckDef) -> None:

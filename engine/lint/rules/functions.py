@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 
 from engine.blueprint.source import YMap
+from engine.blueprint.text import excerpt
 from engine.checks import function_names, lookup
 from engine.lint.context import LintContext
 from engine.lint.rules.arguments import check_arguments
@@ -25,7 +26,7 @@ def unknown_function(ctx: LintContext, fp: FnPoint) -> None:
     close = [respelled] if lookup(respelled) else []
     close = close or difflib.get_close_matches(fp.name, names, n=1, cutoff=0.75)
     message = (
-        f"There is no point function `${fp.name}`, so this point reports an error and is "
+        f"There is no point function `${excerpt(fp.name, quote=False)}`, so this point reports an error and is "
         "left out of the score."
     )
     if close:
@@ -104,7 +105,7 @@ def definitions(ctx: LintContext) -> None:
                 ctx.add(
                     "js-syntax",
                     span,
-                    f"The definition `{name}` is JavaScript that does not parse ({error}); every "
+                    f"The definition `{excerpt(name, quote=False)}` is JavaScript that does not parse ({error}); every "
                     "point that uses it (`$ref`) reports an error and is left out of the score.",
                 )
 

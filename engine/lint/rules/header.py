@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from engine.blueprint.source import Span, YList
+from engine.blueprint.text import excerpt
 from engine.jsvalues import js_number_str, js_string
 from engine.lint.context import LintContext
 from engine.modelids import PROVIDERS, is_collection, split_model_id
@@ -42,28 +43,30 @@ def _model_string(ctx: LintContext, models: list[Any], model: str, span: Span) -
         ctx.add(
             "model-collection",
             span,
-            f"`{name}` is one of Weval's model collections (a list kept in Weval's own "
+            f"`{excerpt(name, quote=False)}` is one of Weval's model collections (a list kept in Weval's own "
             "repository). Blueprint Studio cannot look it up, so it runs no model for it here. "
             "List the models you want explicitly, for example `openrouter:openai/gpt-4.1-mini`.",
         )
         return
     split = split_model_id(model)
     known = ", ".join(sorted(PROVIDERS))
+    shown = excerpt(name, quote=False)
     if split is None:
         ctx.add(
             "unknown-provider",
             span,
-            f"`{name}` does not say which provider serves it. Write model ids as "
-            f"`provider:model`, for example `openai:{name}`. Known providers: {known}.",
+            f"`{shown}` does not say which provider serves it. Write model ids as "
+            f"`provider:model`, for example `openai:{excerpt(name, 20, quote=False)}`. Known providers: {known}.",
         )
         return
     provider, rest = split
     if known_provider(provider):
         return
+    cut = excerpt(provider, 30, quote=False)
     message = (
-        f"Blueprint Studio does not know the provider `{provider}`, so `{name}` cannot be run. "
+        f"Blueprint Studio does not know the provider `{cut}`, so `{shown}` cannot be run. "
         f"Known providers: {known}. For another OpenAI-compatible service, set "
-        f"{provider.upper().replace('-', '_')}_BASE_URL to its address."
+        f"{cut.upper().replace('-', '_')}_BASE_URL to its address."
     )
     close = difflib.get_close_matches(provider.lower(), list(PROVIDERS), n=1, cutoff=0.7)
     if close:
@@ -72,8 +75,8 @@ def _model_string(ctx: LintContext, models: list[Any], model: str, span: Span) -
         ctx.add(
             "unknown-provider",
             span,
-            f"{message} Did you mean `{new}`?",
-            fix=(f"Use `{new}`", replacement),
+            f"{message} Did you mean `{excerpt(new, quote=False)}`?",
+            fix=(f"Use `{excerpt(new, quote=False)}`", replacement),
         )
     else:
         ctx.add("unknown-provider", span, message)
@@ -95,9 +98,9 @@ def models(ctx: LintContext) -> None:
             ctx.add(
                 "model-object",
                 span,
-                f"Write this model as one text, `{new}`, not as a `provider: model` pair: "
+                f"Write this model as one text, `{excerpt(new, quote=False)}`, not as a `provider: model` pair: "
                 "Weval refuses the blueprint with a pair.",
-                fix=(f"Write `{new}`", replacement),
+                fix=(f"Write `{excerpt(new, quote=False)}`", replacement),
             )
 
 

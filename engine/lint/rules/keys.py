@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.blueprint.source import Span, YMap
+from engine.blueprint.text import excerpt
 from engine.jsvalues import js_truthy
 from engine.lint.context import POINT_KEYS, LintContext
 
@@ -99,7 +100,9 @@ def _unknown(
             continue
         span = ctx.key_span(container, key, fallback)
         effect = "Weval drops it" if where == "prompt" else "it has no effect"
-        message = f"`{key}` is not a key Weval knows {_WHERE[where]}, so {effect}."
+        message = (
+            f"`{excerpt(key, quote=False)}` is not a key Weval knows {_WHERE[where]}, so {effect}."
+        )
         if where == "evaluationConfig" and key in _NESTED["llm-coverage"]:
             ctx.add(
                 "unknown-key",
@@ -175,8 +178,8 @@ def point_keys(ctx: LintContext) -> None:
                 ctx.add(
                     "unknown-key",
                     ctx.key_span(value, extra, point.span),
-                    f"Only the first function of a point is used (`{functions[0]}`); "
-                    f"`{extra}` is ignored and never checked. Put it on its own `- ` line.",
+                    f"Only the first function of a point is used (`{excerpt(functions[0], quote=False)}`); "
+                    f"`{excerpt(extra, quote=False)}` is ignored and never checked. Put it on its own `- ` line.",
                 )
             _unknown(ctx, value, FUNCTION_POINT_KEYS | frozenset(functions), "point", point.span)
         elif any(js_truthy(value.get(k)) for k in ("text", "point", "fn")):

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from engine.blueprint.source import Span, YList, YMap, load_yaml_documents
+from engine.blueprint.text import excerpt
 from engine.jsvalues import js_number_str, js_truthy
 from engine.lint.context import LintContext, PointRef, PromptRef, used_point_key
 from engine.lint.text import SourceText
@@ -153,18 +154,20 @@ def dollar_strings(ctx: LintContext) -> None:
                 continue  # `$name` alone is a zero-argument function: fine
             name, arg = parts
             message = (
-                f"This text is read as ONE function named `{value[1:]}`, which does not exist: "
+                f"This text is read as ONE function named `{excerpt(value[1:], quote=False)}`, which does not exist: "
                 "the point reports an error and is left out of the score. To call "
-                f"`${name}` with its argument, write it without quotes: `${name}: {arg}`."
+                f"`${excerpt(name, quote=False)}` with its argument, write it without quotes: "
+                f"`{excerpt(f'${name}: {arg}', quote=False)}`."
             )
             code = "quoted-function"
         else:
             shown = f"${parts[0]}" if parts else value
             message = (
                 "Inside an alternative path (a nested list), text starting with `$` is not a "
-                f"function: the AI judge reads `{value}` as a sentence, so `{shown}` is never "
+                f"function: the AI judge reads `{excerpt(value, quote=False)}` as a sentence, so "
+                f"`{excerpt(shown, quote=False)}` is never "
                 "checked exactly. Write it as a function, for example "
-                f"`{function_form(*parts, flow=False) if parts else value}`."
+                f"`{excerpt(function_form(*parts, flow=False) if parts else value, quote=False)}`."
             )
             code = "function-text-in-path"
         fix = None

@@ -7,6 +7,7 @@ import unicodedata
 from typing import Any
 
 from engine.blueprint.source import Span, YMap
+from engine.blueprint.text import excerpt
 from engine.jsvalues import js_string, js_truthy
 from engine.lint.context import LintContext, PromptRef
 from engine.lint.rules.keys import suggest
@@ -66,7 +67,7 @@ def ids(ctx: LintContext) -> None:
                 ctx.add(
                     "duplicate-id",
                     where if "id" in raw else ctx.anchor(prompt),
-                    f"Another prompt (line {first.span.line}) already has the id `{pid}`. "
+                    f"Another prompt (line {first.span.line}) already has the id `{excerpt(pid, quote=False)}`. "
                     "Results are stored by prompt id, so the two prompts' scores get mixed up. "
                     "Give each prompt its own id.",
                 )
@@ -128,7 +129,7 @@ def _bad_role(
 ) -> None:
     guess = suggest(role, known)
     message = (
-        f"`{role}` is not a role Weval knows: each turn is `user`, `assistant` or `system`. "
+        f"`{excerpt(role, quote=False)}` is not a role Weval knows: each turn is `user`, `assistant` or `system`. "
         "Weval refuses to run this prompt."
     )
     fix = (f"Use `{guess}`", guess) if guess else None
