@@ -138,10 +138,10 @@ def store_run(home: Path, text: str, models: list[str]) -> str:
     """Store a completed run through the engine's run pipeline; return its id."""
     from engine.run import RunOptions
     from engine.run.service import run_sync
-    from engine.store import Store
+    from engine.store import open_store
     from studio import runs
 
-    store = Store(home / "studio.db")
+    store = open_store(home / "studio.db")
     prepared = runs.prepare(
         store,
         text,

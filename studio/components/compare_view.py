@@ -68,7 +68,7 @@ def load_diff(base: RunRecord, cand: RunRecord) -> RunDiff:
         InputError: A run's blueprint cannot be read.
     """
     stamp = (base.live_status, base.done_cells, cand.live_status, cand.done_cells)
-    return _cached_diff(str(services.store().path), base.id, cand.id, stamp)
+    return _cached_diff(services.store().location, base.id, cand.id, stamp)
 
 
 def picker(all_runs: list[RunRecord], base: str | None, cand: str | None) -> None:

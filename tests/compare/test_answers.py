@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.compare import compare_runs, load_run_view, word_diff
 from engine.compare.words import MAX_WORDS
-from engine.store import Store
+from engine.store import open_store
 from tests.compare.test_compare_cli import BLUEPRINT, GOOD, scored
 from tests.studio.helpers import make_run
 
@@ -20,7 +20,7 @@ def test_a_comparison_file_gives_each_cells_final_answer(tmp_path: Path):
 
 
 def test_a_stored_run_gives_each_cells_final_answer_and_not_the_ideal_column():
-    store = Store()
+    store = open_store()
     run_id = make_run(store, BLUEPRINT, ["ideal"])
     view = load_run_view(run_id, store)
     assert view.responses == {

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from engine.compare import CellView, RunView, compare_runs, word_diff
-from engine.store import Store
+from engine.store import open_store
 from studio.components.compare_data import (
     delta_colour,
     delta_label,
@@ -32,7 +32,7 @@ MODEL = "ideal[temp:0]"
 
 @pytest.fixture
 def two_runs() -> tuple[str, str]:
-    store = Store()
+    store = open_store()
     return make_run(store, V1, ["ideal"]), make_run(store, V2, ["ideal"])
 
 
@@ -95,7 +95,7 @@ def test_the_trend_follows_each_model_across_the_runs_of_the_blueprint(two_runs)
     assert any("2 scored run(s) of Capitals" in plain(c) for c in texts(at, "caption")), texts(
         at, "caption"
     )
-    runs = Store().list_runs()
+    runs = open_store().list_runs()
     frame = trend_frame(runs, "Capitals")
     assert list(frame.columns) == [MODEL]
     assert list(frame[MODEL]) == pytest.approx([1.0, 0.835])
