@@ -154,7 +154,12 @@ def test_hostile_text_never_runs_anywhere(page: Any, studio: Studio, browser: An
     # the downloaded report, opened from disk with scripts allowed
     page.go_back()
     page.get_by_role("heading", name="Leaderboard").wait_for()
-    with page.expect_download() as info:
+    # a click on a button of a page still being redrawn is lost: wait until it is quiet
+    page.wait_for_function(
+        """() => !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]')""",
+        timeout=60_000,
+    )
+    with page.expect_download(timeout=60_000) as info:
         page.get_by_role("button", name="Download report (HTML)").click()
     report = tmp_path / "report.html"
     info.value.save_as(report)
