@@ -44,3 +44,19 @@ def _isolated_home(
         ):
             monkeypatch.delenv(name, raising=False)
     return home
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Group tests for `pytest -n N --dist loadgroup` (what scripts/test runs).
+
+    The browser tests (a studio server and a Chromium each) run one after another on one
+    worker, so no two browsers compete for the two cores while a page is being drawn; every
+    other file is a group of its own, so its module-scoped fixtures are made once.
+    """
+    for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        browser = item.get_closest_marker("browser") is not None
+        item.add_marker(
+            pytest.mark.xdist_group("browser" if browser else item.nodeid.split("::")[0])
+        )

@@ -202,6 +202,7 @@ def _toolbar(text: str, title: str | None) -> None:
     with cols[4]:
         st.download_button(
             "Download",
+            on_click="ignore",  # a download needs no redraw of the page
             data=text,
             file_name=f"{slug(title or 'blueprint')}.yml",
             mime="text/yaml",

@@ -68,6 +68,7 @@ def downloads(results: Results, name: str, link: str | None) -> None:
     with cols[0]:
         st.download_button(
             "Download report (HTML)",
+            on_click="ignore",  # a download needs no redraw of the page
             data=lambda: render_html(
                 results.comparison,
                 usage=_usage_dict(results),
@@ -84,6 +85,7 @@ def downloads(results: Results, name: str, link: str | None) -> None:
     with cols[1]:
         st.download_button(
             "Comparison JSON",
+            on_click="ignore",  # a download needs no redraw of the page
             data=results.comparison.to_json,
             file_name=f"{name}_comparison.json",
             mime="application/json",
@@ -93,6 +95,7 @@ def downloads(results: Results, name: str, link: str | None) -> None:
     with cols[2]:
         st.download_button(
             "CSV (one row per point)",
+            on_click="ignore",  # a download needs no redraw of the page
             data=lambda: comparison_csv(results.comparison),
             file_name=f"{name}_points.csv",
             mime="text/csv",

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,6 +132,102 @@ def running_studio(home: Path, env_extra: dict[str, str]) -> Iterator[Studio]:
         yield server
     finally:
         stop_studio(server)
+
+
+@contextmanager
+def studio_server(
+    tmp_path_factory: pytest.TempPathFactory, name: str, env_extra: dict[str, str] | None = None
+) -> Iterator[Studio]:
+    """A studio server with a fresh home named after `name` (for module-scoped fixtures)."""
+    home = tmp_path_factory.mktemp(name)
+    with running_studio(home, env_extra or {}) as server:
+        yield server
+
+
+@contextmanager
+def new_page(
+    browser: Any, width: int = 1400, height: int = 1600, timeout: int = 30_000, **options: Any
+) -> Iterator[Any]:
+    """A page in a fresh browser context (its own cookies), closed at the end."""
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(timeout)
+        yield page
+    finally:
+        context.close()
+
+
+# Streamlit marks a page busy with its status widget ("Running...") and every element of the
+# previous run with data-stale="true" until the rerun has redrawn it. A click that lands in
+# that window may be lost with the element it hit, so tests click on quiet pages only.
+QUIET = """() => !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]')"""
+
+
+def wait_quiet(page: Any, timeout: int = 60_000) -> None:
+    """Wait until no script run is in flight and nothing on the page is stale.
+
+    Checked twice 200 ms apart: a rerun set off by the last action may start just after the
+    first check.
+    """
+    for _ in range(2):
+        page.wait_for_function(QUIET, timeout=timeout)
+        page.wait_for_timeout(200)
+
+
+def click_quiet(page: Any, locator: Any) -> None:
+    """Click `locator` once the page is quiet (see `wait_quiet`)."""
+    locator.wait_for()
+    wait_quiet(page)
+    locator.click()
+
+
+def download(page: Any, button: Any, timeout: int = 30_000) -> Any:
+    """Click a download button on a quiet page and return the download.
+
+    A click lost to a redraw that began at the same moment is made once more.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    button.wait_for()
+    for attempt in range(2):
+        wait_quiet(page)
+        try:
+            with page.expect_download(timeout=timeout // 2 if attempt == 0 else timeout) as info:
+                button.click()
+            return info.value
+        except PlaywrightTimeout:
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+EDITOR_FRAME = 'iframe[title="code_editor.code_editor"] >> visible=true'
+
+
+def ace(page: Any) -> Any:
+    """The Ace editor element inside the editor component's frame."""
+    return page.frame_locator(EDITOR_FRAME).locator(".ace_editor")
+
+
+def editor_text(page: Any) -> str:
+    """The text the editor holds."""
+    return str(ace(page).evaluate("el => el.env.editor.getValue()"))
+
+
+def open_example(page: Any, url: str, title: str) -> None:
+    """From the home page, open the example named `title` in the editor."""
+    page.goto(url + "/")
+    card = (
+        page.get_by_test_id("stVerticalBlock")
+        .filter(has_text=title)
+        .filter(has=page.get_by_role("button", name="Start from this example"))
+    )
+    # the innermost block that names the example is its card (the outer blocks come first)
+    click_quiet(page, card.last.get_by_role("button", name="Start from this example"))
+    page.get_by_role("heading", name="Problems").wait_for()
+    ace(page).wait_for()
+    wait_quiet(page)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,14 @@ import pytest
 
 from engine.store import open_store
 from tests.studio.a11y import axe_source, serious_violations
-from tests.studio.browser import Studio, start_studio, stop_studio
+from tests.studio.browser import (
+    Studio,
+    click_quiet,
+    new_page,
+    open_example,
+    running_studio,
+    wait_quiet,
+)
 from tests.studio.helpers import example, make_run
 
 pytestmark = pytest.mark.browser
@@ -19,23 +26,14 @@ pytestmark = pytest.mark.browser
 def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Studio, str]]:
     home = tmp_path_factory.mktemp("a11y-home")
     run_id = make_run(open_store(home / "studio.db"), example("functions.yml"), ["ideal"])
-    server = start_studio(home, {}, home / "studio.log")
-    try:
+    with running_studio(home, {}) as server:
         yield server, run_id
-    finally:
-        stop_studio(server)
 
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1300, "height": 1400})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
-
-
-QUIET = """() => !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]')"""
+    with new_page(browser, width=1300, height=1400) as page:
+        yield page
 
 
 def settle(page: Any) -> None:
@@ -45,10 +43,9 @@ def settle(page: Any) -> None:
     would be reported as contrast violations that no user sees once the page has settled.
     """
     page.get_by_role("heading").first.wait_for()
-    for _ in range(2):  # quiet twice, half a second apart: a rerun may start just after
-        page.wait_for_function(QUIET, timeout=60_000)
-        page.wait_for_timeout(500)
-    page.wait_for_function(QUIET, timeout=60_000)
+    wait_quiet(page)
+    page.wait_for_timeout(300)
+    wait_quiet(page)
 
 
 @pytest.mark.parametrize(
@@ -78,16 +75,9 @@ def test_editor_with_a_blueprint_and_a_scored_answer_has_no_serious_violation(
     studio: tuple[Studio, str], page: Any
 ):
     server, _ = studio
-    page.goto(server.url + "/")
-    card = (
-        page.get_by_test_id("stVerticalBlock")
-        .filter(has_text="Two good ways to answer")
-        .filter(has=page.get_by_role("button", name="Start from this example"))
-    )
-    card.get_by_role("button", name="Start from this example").last.click()
-    page.get_by_role("heading", name="Problems").wait_for()
-    page.get_by_role("button", name="Use the ideal answer").click()
-    page.get_by_role("button", name="Score this answer").click()
+    open_example(page, server.url, "Two good ways to answer")
+    click_quiet(page, page.get_by_role("button", name="Use the ideal answer"))
+    click_quiet(page, page.get_by_role("button", name="Score this answer"))
     page.get_by_text("Function").first.wait_for()
     settle(page)
     assert serious_violations(page, axe_source()) == []

@@ -17,12 +17,19 @@ from playwright.sync_api import expect
 from tests.fakes.llm_replies import FakeReply, FakeRequest, judge_reply
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.browser import (
+    EDITOR_FRAME,
     Studio,
+    ace,
+    click_quiet,
+    download,
+    editor_text,
     element_screenshot,
     external_requests,
+    new_page,
+    open_example,
     screenshot,
-    start_studio,
-    stop_studio,
+    studio_server,
+    wait_quiet,
 )
 from tests.studio.conftest import judge_rule
 from tests.studio.helpers import example
@@ -35,7 +42,6 @@ ANSWERS = {
     "fake-b": "Other calendars have other new years.",
 }
 KEY = "sk-browser-SECRET-7731"
-EDITOR_FRAME = 'iframe[title="code_editor.code_editor"] >> visible=true'
 
 
 def reply(request: FakeRequest) -> FakeReply:
@@ -47,39 +53,16 @@ def reply(request: FakeRequest) -> FakeReply:
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Studio]:
-    home = tmp_path_factory.mktemp("studio-home")
     with FakeLLM() as fake:
         fake.reply_with(reply)
-        server = start_studio(home, fake.env(key=KEY), home / "studio.log")
-        try:
+        with studio_server(tmp_path_factory, "studio-home", fake.env(key=KEY)) as server:
             yield server
-        finally:
-            stop_studio(server)
 
 
 @pytest.fixture
 def page(browser: Any, studio: Studio) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1600}, accept_downloads=True)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
-
-
-def editor(page: Any) -> Any:
-    return page.frame_locator(EDITOR_FRAME).locator(".ace_editor")
-
-
-def open_example(page: Any, studio: Studio, title: str) -> None:
-    page.goto(studio.url + "/")
-    card = (
-        page.get_by_test_id("stVerticalBlock")
-        .filter(has_text=title)
-        .filter(has=page.get_by_role("button", name="Start from this example"))
-    )
-    card.get_by_role("button", name="Start from this example").last.click()
-    page.get_by_role("heading", name="Problems").wait_for()
-    editor(page).wait_for()
+    with new_page(browser, accept_downloads=True) as page:
+        yield page
 
 
 def gutter_classes(page: Any, line: int) -> str:
@@ -89,11 +72,11 @@ def gutter_classes(page: Any, line: int) -> str:
 
 def test_a_mistake_is_marked_at_its_line_and_fixed_in_one_click(page: Any, studio: Studio):
     outside = external_requests(page)
-    open_example(page, studio, "Two good ways to answer")
-    text = editor(page).evaluate("el => el.env.editor.getValue()")
+    open_example(page, studio.url, "Two good ways to answer")
+    text = editor_text(page)
     assert text == example("or-paths.yml")
     # a known mistake, typed: `title` becomes `titel` on line 2
-    editor(page).evaluate("el => { el.env.editor.focus(); el.env.editor.gotoLine(2, 3); }")
+    ace(page).evaluate("el => { el.env.editor.focus(); el.env.editor.gotoLine(2, 3); }")
     page.keyboard.press("Delete")
     page.keyboard.press("Delete")
     page.keyboard.type("el")
@@ -104,20 +87,20 @@ def test_a_mistake_is_marked_at_its_line_and_fixed_in_one_click(page: Any, studi
     assert page.get_by_text("line 2, column 1").is_visible()
     # the editor keeps what was typed while the page redraws around it
     mistaken = text.replace("title:", "titel:", 1)
-    assert editor(page).evaluate("el => el.env.editor.getValue()") == mistaken
+    assert editor_text(page) == mistaken
     screenshot(page, "editor-mistake-marked")
     # a refresh loses nothing: the draft named in the address comes back, mistake included
     assert "?draft=" in page.url
     page.reload()
-    editor(page).wait_for()
+    ace(page).wait_for()
     fix.wait_for()
-    assert editor(page).evaluate("el => el.env.editor.getValue()") == mistaken
-    fix.click()
+    assert editor_text(page) == mistaken
+    click_quiet(page, fix)
     page.get_by_text("Applied: Rename to").wait_for()
     page.frame_locator(EDITOR_FRAME).locator(".ace_gutter-cell.ace_warning").wait_for(
         state="detached"
     )
-    assert editor(page).evaluate("el => el.env.editor.getValue()") == example("or-paths.yml")
+    assert editor_text(page) == example("or-paths.yml")
     screenshot(page, "editor-fixed")
     assert outside == []
 
@@ -131,7 +114,7 @@ def choose_models(page: Any, label: str, models: list[str], before: list[str]) -
     expect(chips).to_have_count(len(before))
     while chips.count():
         before = chips.count()
-        chips.first.locator('button[aria-label^="Remove "]').click()
+        click_quiet(page, chips.first.locator('button[aria-label^="Remove "]'))
         expect(chips).to_have_count(before - 1)
     box = page.get_by_role("combobox", name=label, exact=True)
     for model in models:
@@ -144,13 +127,14 @@ def choose_models(page: Any, label: str, models: list[str], before: list[str]) -
 
 def make_run(page: Any, studio: Studio) -> str:
     """Run the two-paths example on two models with a judge, from the studio; return its id."""
-    open_example(page, studio, "Two good ways to answer")
-    page.get_by_role("link", name="Run this blueprint").click()
+    open_example(page, studio.url, "Two good ways to answer")
+    click_quiet(page, page.get_by_role("link", name="Run this blueprint"))
     page.get_by_role("heading", name="The plan").wait_for()
+    wait_quiet(page)
     choose_models(
         page, "Models to run", ["openai:fake-a", "openai:fake-b"], before=["openai:gpt-4.1-mini"]
     )
-    page.get_by_text("Choose judge models").click()
+    click_quiet(page, page.get_by_text("Choose judge models"))
     choose_models(page, "Judge models", ["openai:fake-judge"], before=[])
     values = page.get_by_test_id("stMetricValue")
     expect(values.nth(0)).to_have_text("2")  # answers to score: 1 prompt x 2 models
@@ -158,7 +142,7 @@ def make_run(page: Any, studio: Studio) -> str:
     page.get_by_role("button", name="Start run").wait_for()
     page.get_by_text("calls to make").wait_for()
     screenshot(page, "run-plan")
-    page.get_by_role("button", name="Start run").click()
+    click_quiet(page, page.get_by_role("button", name="Start run"))
     page.wait_for_url(re.compile(r".*/run\?run=[\w-]{22,}"))
     page.get_by_text("2 of 2 answers scored").wait_for(timeout=30_000)
     page.get_by_role("link", name="See the results", exact=True).wait_for()
@@ -168,16 +152,11 @@ def make_run(page: Any, studio: Studio) -> str:
 @pytest.fixture(scope="module")
 def run_id(browser: Any, studio: Studio) -> str:
     """The id of the run `make_run` makes, once for the tests of this module that need one."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1600})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(20_000)
+    with new_page(browser) as page:
         outside = external_requests(page)
         made = make_run(page, studio)
         assert outside == []
         return made
-    finally:
-        context.close()
 
 
 def test_run_two_models_and_read_the_results(page: Any, studio: Studio, run_id: str):
@@ -186,7 +165,7 @@ def test_run_two_models_and_read_the_results(page: Any, studio: Studio, run_id: 
     page.get_by_text("2 of 2 answers scored").wait_for(timeout=30_000)
     page.get_by_role("link", name="See the results", exact=True).wait_for()
     screenshot(page, "run-completed")
-    page.get_by_role("link", name="See the results").click()
+    click_quiet(page, page.get_by_role("link", name="See the results"))
     page.wait_for_url(re.compile(r".*/results\?run="))
     page.get_by_role("heading", name="Leaderboard").wait_for()
     board = page.get_by_test_id("stMarkdownContainer").locator("table").first
@@ -198,7 +177,7 @@ def test_run_two_models_and_read_the_results(page: Any, studio: Studio, run_id: 
     cells.filter(has_text="0.75").first.wait_for(state="attached")
     assert cells.filter(has_text="1.00").count() >= 1
     screenshot(page, "results-overview")
-    page.get_by_role("tab", name="Why this score").click()
+    click_quiet(page, page.get_by_role("tab", name="Why this score"))
     page.get_by_text("★ best path").first.wait_for()
     page.get_by_text("Final score: (1.000 + 1.000) / 2 = 1.0000 -> 1.00").wait_for()
     # the other model: path 2 wins, half met
@@ -215,10 +194,7 @@ def test_run_two_models_and_read_the_results(page: Any, studio: Studio, run_id: 
 def test_the_share_link_opens_the_same_scores_in_a_fresh_browser(
     browser: Any, studio: Studio, run_id: str
 ):
-    context = browser.new_context(viewport={"width": 1400, "height": 1400})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(20_000)
+    with new_page(browser, height=1400) as page:
         page.goto(f"{studio.url}/results?run={run_id}")
         page.get_by_role("heading", name="Leaderboard").wait_for()
         board = page.get_by_test_id("stMarkdownContainer").locator("table").first
@@ -229,8 +205,6 @@ def test_the_share_link_opens_the_same_scores_in_a_fresh_browser(
         heat.locator('td[role="gridcell"]').filter(has_text="0.75").first.wait_for(state="attached")
         page.get_by_text(f"/results?run={run_id}").first.wait_for()
         screenshot(page, "results-shared-link")
-    finally:
-        context.close()
 
 
 def test_the_downloaded_report_opens_offline_with_the_scores(
@@ -241,10 +215,8 @@ def test_the_downloaded_report_opens_offline_with_the_scores(
     button = page.get_by_role("button", name="Download report (HTML)")
     button.wait_for()
     expect(button).to_be_enabled()
-    with page.expect_download(timeout=30_000) as info:
-        button.click()
     report = tmp_path / "report.html"
-    info.value.save_as(report)
+    download(page, button).save_as(report)
     offline = browser.new_context(offline=True, java_script_enabled=True)
     try:
         view = offline.new_page()
@@ -270,7 +242,7 @@ def test_history_links_each_run_to_its_results(page: Any, studio: Studio, run_id
     screenshot(page, "history")
     page.goto(f"{studio.url}/results?run={run_id}&prompt=new-year")
     page.get_by_role("heading", name="Look closer at one prompt").wait_for()
-    page.get_by_role("tab", name="Answers side by side").click()
+    click_quiet(page, page.get_by_role("tab", name="Answers side by side"))
     page.get_by_text(ANSWERS["fake-b"], exact=True).wait_for()
     element_screenshot(page.locator('[data-testid="stTabs"]'), "results-answers")
 

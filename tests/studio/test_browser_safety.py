@@ -19,7 +19,16 @@ from playwright.sync_api import expect
 
 from tests.fakes.llm_replies import FakeReply, FakeRequest, first_word_rule, judge_reply
 from tests.fakes.llm_server import FakeLLM
-from tests.studio.browser import Studio, screenshot, start_studio, stop_studio
+from tests.studio.browser import (
+    EDITOR_FRAME,
+    Studio,
+    click_quiet,
+    download,
+    new_page,
+    screenshot,
+    studio_server,
+    wait_quiet,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +49,6 @@ models: [openai:fake-a]
       - 'Says <b>bold</b> {HOSTILE}'
     - - 'Refuses [click](javascript:alert(1)) ![x](http://192.0.2.1/x.png)'
 """
-EDITOR_FRAME = 'iframe[title="code_editor.code_editor"] >> visible=true'
 
 
 def reply(request: FakeRequest) -> FakeReply:
@@ -52,32 +60,21 @@ def reply(request: FakeRequest) -> FakeReply:
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Studio]:
-    home = tmp_path_factory.mktemp("safety-home")
     with FakeLLM() as fake:
         fake.reply_with(reply)
-        server = start_studio(home, fake.env(), home / "studio.log")
-        try:
+        with studio_server(tmp_path_factory, "safety-home", fake.env()) as server:
             yield server
-        finally:
-            stop_studio(server)
 
 
 @pytest.fixture
 def page(browser: Any, studio: Studio) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1600}, accept_downloads=True)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    page.fetched_x = []  # type: ignore[attr-defined]
-    page.on(
-        "request",
-        lambda r: (
-            page.fetched_x.append(r.url)  # type: ignore[attr-defined]
-            if re.search(r"/x(\.png)?$", r.url)
-            else None
-        ),
-    )
-    yield page
-    context.close()
+    with new_page(browser, accept_downloads=True) as page:
+        page.fetched_x = []
+        page.on(
+            "request",
+            lambda r: page.fetched_x.append(r.url) if re.search(r"/x(\.png)?$", r.url) else None,
+        )
+        yield page
 
 
 def assert_not_pwned(page: Any, where: str) -> None:
@@ -94,7 +91,7 @@ def assert_not_pwned(page: Any, where: str) -> None:
 
 def test_hostile_text_never_runs_anywhere(page: Any, studio: Studio, browser: Any, tmp_path: Path):
     page.goto(studio.url + "/")
-    page.get_by_role("button", name="Start from a blank blueprint").click()
+    click_quiet(page, page.get_by_role("button", name="Start from a blank blueprint"))
     editor = page.frame_locator(EDITOR_FRAME).locator(".ace_editor")
     editor.wait_for()
     editor.evaluate("(el, t) => el.env.editor.setValue(t, -1)", BLUEPRINT)
@@ -112,41 +109,42 @@ def test_hostile_text_never_runs_anywhere(page: Any, studio: Studio, browser: An
         mark.hover()
     assert_not_pwned(page, "editor")
     # try a response made of the hostile text
+    wait_quiet(page)
     page.get_by_label("An answer to score").fill(HOSTILE)
-    page.get_by_role("button", name="Score this answer").click()
+    click_quiet(page, page.get_by_role("button", name="Score this answer"))
     page.get_by_text("Score without judges").wait_for()
     assert_not_pwned(page, "try a response")
     screenshot(page, "safety-editor")
 
     # run it, judged, and read every view of the results
-    page.get_by_role("link", name="Run this blueprint").click()
+    click_quiet(page, page.get_by_role("link", name="Run this blueprint"))
     page.get_by_role("heading", name="The plan").wait_for()
-    page.get_by_text("Choose judge models").click()
+    click_quiet(page, page.get_by_text("Choose judge models"))
     box = page.get_by_role("combobox", name="Judge models", exact=True)
     box.fill("openai:fake-judge")
     box.press("Enter")
     box.press("Escape")
     expect(page.get_by_test_id("stMetricValue").nth(2)).to_have_text("3")
     assert_not_pwned(page, "run plan")
-    page.get_by_role("button", name="Start run").click()
+    click_quiet(page, page.get_by_role("button", name="Start run"))
     page.get_by_text("1 of 1 answers scored").wait_for(timeout=30_000)
     assert_not_pwned(page, "run progress")
-    page.get_by_role("link", name="See the results", exact=True).click()
+    click_quiet(page, page.get_by_role("link", name="See the results", exact=True))
     page.get_by_role("heading", name="Leaderboard").wait_for()
     assert_not_pwned(page, "results")
     for tab in ["Why this score", "Answers side by side", "Time & cost", "Points × models"]:
-        page.get_by_role("tab", name=tab).click()
+        click_quiet(page, page.get_by_role("tab", name=tab))
         page.wait_for_timeout(800)
         page.get_by_role("tab", name=tab, selected=True).wait_for()
         if tab == "Answers side by side":
             page.get_by_text(f"Sure: {HOSTILE}", exact=True).first.wait_for()
         assert_not_pwned(page, f"results: {tab}")
-    page.get_by_text("The judges' reasons for every model").click()
+    click_quiet(page, page.get_by_text("The judges' reasons for every model"))
     assert_not_pwned(page, "results: judges' reasons")
     screenshot(page, "safety-results")
 
     # the history table
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name="History").click()
+    click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="History"))
     page.get_by_role("heading", name="History").wait_for()
     page.get_by_test_id("stDataFrame").wait_for()
     assert_not_pwned(page, "history")
@@ -154,15 +152,8 @@ def test_hostile_text_never_runs_anywhere(page: Any, studio: Studio, browser: An
     # the downloaded report, opened from disk with scripts allowed
     page.go_back()
     page.get_by_role("heading", name="Leaderboard").wait_for()
-    # a click on a button of a page still being redrawn is lost: wait until it is quiet
-    page.wait_for_function(
-        """() => !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]')""",
-        timeout=60_000,
-    )
-    with page.expect_download(timeout=60_000) as info:
-        page.get_by_role("button", name="Download report (HTML)").click()
     report = tmp_path / "report.html"
-    info.value.save_as(report)
+    download(page, page.get_by_role("button", name="Download report (HTML)")).save_as(report)
     assert HOSTILE not in report.read_text(encoding="utf-8")
     offline = browser.new_context(offline=True)
     try:
@@ -216,7 +207,7 @@ def test_a_hostile_comparison_file_is_shown_as_text(page: Any, studio: Studio, t
     page.get_by_text("Opened ![x](x.png)<img src=x", exact=False).wait_for()
     assert_not_pwned(page, "opened file")
     for tab in ["Why this score", "Answers side by side"]:
-        page.get_by_role("tab", name=tab).click()
+        click_quiet(page, page.get_by_role("tab", name=tab))
         page.get_by_role("tab", name=tab, selected=True).wait_for()
         page.wait_for_timeout(800)
         assert_not_pwned(page, f"opened file: {tab}")
@@ -224,7 +215,7 @@ def test_a_hostile_comparison_file_is_shown_as_text(page: Any, studio: Studio, t
     # a file that is not a comparison gets a clear message
     other = tmp_path / "package.json"
     other.write_text('{"name": "left-pad"}', encoding="utf-8")
-    page.get_by_role("button", name="Close file").click()
+    click_quiet(page, page.get_by_role("button", name="Close file"))
     page.get_by_text("No results to show yet").wait_for()
     expect(page.get_by_test_id("stFileChip")).to_have_count(0)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(other)

@@ -14,41 +14,41 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.studio.browser import Studio, external_requests, screenshot, start_studio, stop_studio
+from tests.studio.browser import (
+    Studio,
+    ace,
+    click_quiet,
+    editor_text,
+    external_requests,
+    new_page,
+    open_example,
+    screenshot,
+    studio_server,
+    wait_quiet,
+)
 
 pytestmark = pytest.mark.browser
 
-EDITOR_FRAME = 'iframe[title="code_editor.code_editor"] >> visible=true'
 EXAMPLE = "Capital cities, checked by functions"
 
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Studio]:
-    home = tmp_path_factory.mktemp("compare-home")
-    server = start_studio(home, {}, home / "studio.log")
-    try:
+    with studio_server(tmp_path_factory, "compare-home") as server:
         yield server
-    finally:
-        stop_studio(server)
 
 
 @pytest.fixture
 def page(browser: Any, studio: Studio) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1800})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    yield page
-    context.close()
-
-
-def ace(page: Any) -> Any:
-    return page.frame_locator(EDITOR_FRAME).locator(".ace_editor")
+    with new_page(browser, height=1800) as page:
+        yield page
 
 
 def run_with_ideal(page: Any) -> str:
     """From the editor: run the open blueprint on the `ideal` model; return the run id."""
-    page.get_by_role("link", name="Run this blueprint").click()
+    click_quiet(page, page.get_by_role("link", name="Run this blueprint"))
     page.get_by_role("heading", name="The plan").wait_for()
+    wait_quiet(page)
     label = "Models to run"
     widget = page.get_by_test_id("stMultiSelect").filter(
         has=page.locator(f'input[aria-label="{label}"]')
@@ -57,7 +57,7 @@ def run_with_ideal(page: Any) -> str:
     chips.first.wait_for()
     while chips.count():
         left = chips.count()
-        chips.first.locator('button[aria-label^="Remove "]').click()
+        click_quiet(page, chips.first.locator('button[aria-label^="Remove "]'))
         expect(chips).to_have_count(left - 1)
     box = page.get_by_role("combobox", name=label, exact=True)
     box.fill("ideal")
@@ -66,42 +66,59 @@ def run_with_ideal(page: Any) -> str:
     expect(chips).to_have_count(1)
     start = page.get_by_role("button", name="Start run")
     expect(start).to_be_enabled()
-    start.click()
+    click_quiet(page, start)
     page.wait_for_url(re.compile(r".*/run\?run=[\w-]{22,}"))
     page.get_by_text("2 of 2 answers scored").wait_for()
     return str(page.url.split("run=")[1].split("&")[0])
 
 
+def selected_count(page: Any) -> int | None:
+    """How many History rows are selected, read from what the page offers (None: busy)."""
+    if page.get_by_role("link", name=re.compile("Compare these two runs")).count():
+        return 2
+    if page.get_by_role("link", name="Open its results").count():
+        return 1
+    if page.get_by_text("Select a row to open its results").count():
+        return 0
+    if page.get_by_text("Select two rows to compare them, or one").count():
+        return 3
+    return None
+
+
 def select_rows(page: Any, rows: list[int]) -> None:
-    """Tick rows of the History table (a canvas grid: click each row's selection box)."""
+    """Tick rows of the History table (a canvas grid: click each row's selection box).
+
+    Each click is made on a quiet page and its effect is read back; a click that a redraw
+    swallowed is made again.
+    """
     grid = page.get_by_test_id("stDataFrame").first
     grid.wait_for()
-    box = grid.bounding_box()
-    assert box is not None
     height = 35  # Streamlit's row height (the header has the same)
-    for row in rows:
-        page.mouse.click(box["x"] + 18, box["y"] + height * (row + 1) + height / 2)
-        page.wait_for_timeout(400)
+    for done, row in enumerate(rows, start=1):
+        for _ in range(3):
+            wait_quiet(page)
+            if selected_count(page) == done:
+                break
+            box = grid.bounding_box()
+            assert box is not None
+            page.mouse.click(box["x"] + 18, box["y"] + height * (row + 1) + height / 2)
+            wait_quiet(page)
+            if selected_count(page) == done:
+                break
+        assert selected_count(page) == done, f"row {row} could not be selected"
 
 
 def test_edit_one_point_run_again_and_compare_from_history(page: Any, studio: Studio):
     outside = external_requests(page)
-    page.goto(studio.url + "/")
-    card = (
-        page.get_by_test_id("stVerticalBlock")
-        .filter(has_text=EXAMPLE)
-        .filter(has=page.get_by_role("button", name="Start from this example"))
-    )
-    # the innermost block that names the example is its card (the outer blocks come first)
-    card.last.get_by_role("button", name="Start from this example").click()
-    ace(page).wait_for()
-    assert "title: Capital cities" in ace(page).evaluate("el => el.env.editor.getValue()")
+    open_example(page, studio.url, EXAMPLE)
+    assert "title: Capital cities" in editor_text(page)
     first = run_with_ideal(page)
 
     # back to the draft: change `$icontains: paris` into `$icontains: france` by typing
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Editor").click()
+    click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="Editor"))
     ace(page).wait_for()
-    text = ace(page).evaluate("el => el.env.editor.getValue()")
+    wait_quiet(page)
+    text = editor_text(page)
     line = text.splitlines().index("    - $icontains: paris") + 1
     ace(page).evaluate(
         f"el => {{ el.env.editor.focus(); el.env.editor.gotoLine({line}, 0); "
@@ -113,15 +130,15 @@ def test_edit_one_point_run_again_and_compare_from_history(page: Any, studio: St
     edited = text.replace("$icontains: paris", "$icontains: france")
     expect(page.get_by_role("link", name="Run this blueprint")).to_be_visible()
     page.wait_for_timeout(1500)  # the editor sends its text after a pause in typing
-    assert ace(page).evaluate("el => el.env.editor.getValue()") == edited
+    wait_quiet(page)
+    assert editor_text(page) == edited
     second = run_with_ideal(page)
     assert second != first
 
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name="History").click()
+    click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="History"))
     page.get_by_role("heading", name="History").wait_for()
     select_rows(page, [0, 1])
-    link = page.get_by_role("link", name=re.compile("Compare these two runs"))
-    link.click()
+    click_quiet(page, page.get_by_role("link", name=re.compile("Compare these two runs")))
     page.wait_for_url(re.compile(rf".*/compare\?base={first}&cand={second}"))
     page.get_by_role("heading", name="Points").wait_for()
     page.get_by_text("5 same, 0 changed, 1 added, 1 removed").wait_for()

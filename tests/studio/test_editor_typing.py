@@ -9,54 +9,31 @@ from typing import Any
 
 import pytest
 
-from tests.studio.browser import Studio, screenshot, start_studio, stop_studio
+from tests.studio.browser import (
+    EDITOR_FRAME,
+    Studio,
+    ace,
+    click_quiet,
+    new_page,
+    open_example,
+    screenshot,
+    studio_server,
+    wait_quiet,
+)
 
 pytestmark = pytest.mark.browser
-
-FRAME = 'iframe[title="code_editor.code_editor"] >> visible=true'
 
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
-    home = tmp_path_factory.mktemp("typing-home")
-    server = start_studio(home, {}, home / "studio.log")
-    try:
+    with studio_server(tmp_path_factory, "typing-home") as server:
         yield server
-    finally:
-        stop_studio(server)
 
 
 @pytest.fixture
 def page(browser: Any, studio: Studio) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1300, "height": 1400})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
-
-
-def quiet(page: Any) -> None:
-    """Wait until no script runs and no element is stale (the page is not being redrawn)."""
-    page.wait_for_function(
-        """() => !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]')""",
-        timeout=60_000,
-    )
-
-
-def ace(page: Any) -> Any:
-    return page.frame_locator(FRAME).locator("#REACT_ACE_EDITOR")
-
-
-def open_example(page: Any, studio: Studio, title: str) -> None:
-    page.goto(studio.url + "/")
-    card = (
-        page.get_by_test_id("stVerticalBlock")
-        .filter(has_text=title)
-        .filter(has=page.get_by_role("button", name="Start from this example"))
-    )
-    card.get_by_role("button", name="Start from this example").last.click()
-    page.get_by_role("heading", name="Problems").wait_for()
-    ace(page).wait_for()
+    with new_page(browser, width=1300, height=1400) as page:
+        yield page
 
 
 def marked_line_offset(page: Any) -> tuple[int, float]:
@@ -79,26 +56,26 @@ def marked_line_offset(page: Any) -> tuple[int, float]:
 
 
 def test_enter_after_a_word_the_document_contains_makes_a_new_line(page: Any, studio: Studio):
-    open_example(page, studio, "Two good ways to answer")
+    open_example(page, studio.url, "Two good ways to answer")
     before = ace(page).evaluate("el => el.env.editor.getValue()")
     ace(page).evaluate("el => { el.env.editor.focus(); el.env.editor.navigateFileEnd(); }")
     # `th` starts words of the document (the, the, ...); `typ` no word: both were completed
     for typed in ("- id: th", "typo"):
         page.keyboard.type(typed)
         time.sleep(0.8)  # long enough for a live completion popup to open
-        quiet(page)  # and for the typed text's round trip to the server to end
+        wait_quiet(page)  # and for the typed text's round trip to the server to end
         page.keyboard.press("Enter")
         time.sleep(0.3)
-    quiet(page)
+    wait_quiet(page)
     after = ace(page).evaluate("el => el.env.editor.getValue()")
     assert after.startswith(before)
     assert re.fullmatch(r"- id: th\n\s*typo\n\s*", after[len(before) :]), after[len(before) :]
-    popup = page.frame_locator(FRAME).locator(".ace_autocomplete")
+    popup = page.frame_locator(EDITOR_FRAME).locator(".ace_autocomplete")
     assert popup.count() == 0 or not popup.first.is_visible()
 
 
 def test_marks_stay_beside_their_line_after_opening_typing_and_scoring(page: Any, studio: Studio):
-    open_example(page, studio, "Two good ways to answer")
+    open_example(page, studio.url, "Two good ways to answer")
     page.wait_for_timeout(500)
     line, offset = marked_line_offset(page)
     assert line == 16 and abs(offset) <= 3, ("after opening", line, offset)
@@ -107,8 +84,8 @@ def test_marks_stay_beside_their_line_after_opening_typing_and_scoring(page: Any
     page.wait_for_timeout(2500)  # the debounced edit reaches the server and comes back
     line, offset = marked_line_offset(page)
     assert abs(offset) <= 3, ("after typing", line, offset)
-    page.get_by_role("button", name="Use the ideal answer").click()
-    page.get_by_role("button", name="Score this answer").click()
+    click_quiet(page, page.get_by_role("button", name="Use the ideal answer"))
+    click_quiet(page, page.get_by_role("button", name="Score this answer"))
     page.get_by_text("Function").first.wait_for()
     line, offset = marked_line_offset(page)
     screenshot(page, "editor-marks-after-scoring")

@@ -14,12 +14,21 @@ from playwright.sync_api import expect
 from engine.blueprint import parse_blueprint
 from tests.fakes.llm_replies import FakeReply, FakeRequest, judge_reply
 from tests.fakes.llm_server import FakeLLM
-from tests.studio.browser import Studio, external_requests, screenshot, start_studio, stop_studio
+from tests.studio.browser import (
+    EDITOR_FRAME,
+    Studio,
+    click_quiet,
+    editor_text,
+    external_requests,
+    new_page,
+    screenshot,
+    studio_server,
+    wait_quiet,
+)
 from tests.studio.conftest import judge_rule
 
 pytestmark = pytest.mark.browser
 
-EDITOR_FRAME = 'iframe[title="code_editor.code_editor"] >> visible=true'
 NOTE = "# Notes for my team: keep these questions short."
 CAPITALS = {"france": "Paris", "spain": "Madrid", "italy": "Rome"}
 
@@ -37,36 +46,22 @@ def reply(request: FakeRequest) -> FakeReply:
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Studio]:
-    home = tmp_path_factory.mktemp("form-home")
     with FakeLLM() as fake:
         fake.reply_with(reply)
-        server = start_studio(home, fake.env(key="sk-form-test"), home / "studio.log")
-        try:
+        with studio_server(tmp_path_factory, "form-home", fake.env(key="sk-form-test")) as server:
             yield server
-        finally:
-            stop_studio(server)
 
 
 @pytest.fixture
 def page(browser: Any, studio: Studio) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1800})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
-
-
-def editor_text(page: Any) -> str:
-    editor = page.frame_locator(EDITOR_FRAME).locator(".ace_editor")
-    editor.wait_for()
-    return str(editor.evaluate("el => el.env.editor.getValue()"))
+    with new_page(browser, height=1800) as page:
+        yield page
 
 
 def settle(page: Any) -> None:
     """Wait until the app has finished drawing the page after the last change."""
-    page.wait_for_timeout(300)
-    page.get_by_test_id("stStatusWidget").wait_for(state="hidden")
-    page.wait_for_timeout(200)
+    page.wait_for_timeout(100)
+    wait_quiet(page)
 
 
 def fill(page: Any, label: str, nth: int, text: str, *, area: bool = False) -> None:
@@ -81,12 +76,12 @@ def fill(page: Any, label: str, nth: int, text: str, *, area: bool = False) -> N
 
 def click(page: Any, name: str, nth: int = 0) -> None:
     settle(page)
-    page.get_by_role("button", name=name, exact=True).nth(nth).click()
+    click_quiet(page, page.get_by_role("button", name=name, exact=True).nth(nth))
     settle(page)
 
 
 def view(page: Any, name: str) -> None:
-    page.get_by_test_id("stRadio").get_by_text(name, exact=True).click()
+    click_quiet(page, page.get_by_test_id("stRadio").get_by_text(name, exact=True))
 
 
 def wait_for_yaml(page: Any, predicate: Any) -> str:
@@ -126,7 +121,7 @@ def test_a_new_user_builds_and_runs_a_blueprint_in_the_form(page: Any, studio: S
     fill(page, "Argument", 0, "paris")
     # the two judged points become one "any one of these" block
     for nth in (1, 2):
-        page.get_by_text("Select to group").nth(nth).click()
+        click_quiet(page, page.get_by_text("Select to group").nth(nth))
         expect(page.get_by_role("checkbox", name="Select to group").nth(nth)).to_be_checked()
         settle(page)
     click(page, "Make a block", 0)
@@ -169,24 +164,26 @@ def test_a_new_user_builds_and_runs_a_blueprint_in_the_form(page: Any, studio: S
     assert [(p.fn, p.args) for p in bp.prompts[2].points] == [("icontains", "rome")]
     screenshot(page, "form-yaml-view")
 
-    page.get_by_role("link", name="Run this blueprint").click()
+    click_quiet(page, page.get_by_role("link", name="Run this blueprint"))
     page.get_by_role("heading", name="The plan").wait_for()
     widget = page.get_by_test_id("stMultiSelect").filter(
         has=page.locator('input[aria-label="Models to run"]')
     )
-    widget.locator("span[data-tag]").first.locator('button[aria-label^="Remove "]').click()
+    click_quiet(
+        page, widget.locator("span[data-tag]").first.locator('button[aria-label^="Remove "]')
+    )
     box = page.get_by_role("combobox", name="Models to run", exact=True)
     box.fill("openai:fake-a")
     box.press("Enter")
     box.press("Escape")
-    page.get_by_text("Choose judge models").click()
+    click_quiet(page, page.get_by_text("Choose judge models"))
     judges = page.get_by_role("combobox", name="Judge models", exact=True)
     judges.fill("openai:fake-judge")
     judges.press("Enter")
     judges.press("Escape")
     start = page.get_by_role("button", name="Start run")
     expect(start).to_be_enabled()
-    start.click()
+    click_quiet(page, start)
     page.wait_for_url(re.compile(r".*/run\?run=[\w-]{22,}"))
     page.get_by_text("3 of 3 answers scored").wait_for(timeout=30_000)
     screenshot(page, "form-run-completed")

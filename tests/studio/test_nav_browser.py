@@ -20,7 +20,7 @@ from engine.store import open_store
 from studio import runs
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.a11y import axe_source, serious_violations
-from tests.studio.browser import Studio, element_screenshot, running_studio
+from tests.studio.browser import Studio, element_screenshot, new_page, running_studio
 from tests.studio.helpers import example, make_run, wait_for_status
 
 pytestmark = pytest.mark.browser
@@ -52,14 +52,10 @@ def studio(home: Path, fake: FakeLLM, run_id: str, browser: Any) -> Iterator[Stu
 
 @pytest.fixture
 def page(browser: Any, studio: Studio) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport={"width": 1300, "height": 1400},
-        permissions=["clipboard-read", "clipboard-write"],
-    )
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
+    with new_page(
+        browser, width=1300, height=1400, permissions=["clipboard-read", "clipboard-write"]
+    ) as page:
+        yield page
 
 
 def test_a_heatmap_cell_opens_that_prompt_and_model(page: Any, studio: Studio, run_id: str):

@@ -21,7 +21,14 @@ from playwright.sync_api import expect
 
 from engine.store import open_store
 from tests.fakes.llm_server import FakeLLM
-from tests.studio.browser import Studio, free_port, stop_studio, studio_command, wait_healthy
+from tests.studio.browser import (
+    Studio,
+    free_port,
+    new_page,
+    stop_studio,
+    studio_command,
+    wait_healthy,
+)
 from tests.studio.conftest import ANSWERS, scripted
 from tests.studio.helpers import example, make_run
 from tests.test_host_check import AUTH, status
@@ -87,11 +94,8 @@ def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1400})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    yield page
-    context.close()
+    with new_page(browser, height=1400) as page:
+        yield page
 
 
 def test_a_share_link_shows_the_scores_and_nothing_else(team: dict[str, Any], page: Any):

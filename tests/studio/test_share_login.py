@@ -19,7 +19,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.studio.browser import Studio, free_port, stop_studio, studio_command, wait_healthy
+from tests.studio.browser import (
+    Studio,
+    click_quiet,
+    free_port,
+    stop_studio,
+    studio_command,
+    wait_healthy,
+)
 from tests.test_host_check import AUTH
 
 pytestmark = pytest.mark.browser
@@ -121,11 +128,11 @@ def test_roles_decide_the_pages_and_an_admin_changes_them(browser: Any, team: St
 
     alice.goto(f"{team.url}/admin")
     expect(alice.get_by_role("button", name="Change role")).to_be_visible(timeout=WAIT)
-    alice.get_by_label("Member").click()
+    click_quiet(alice, alice.get_by_label("Member"))
     alice.get_by_role("option", name="bob@example.com").click()
-    alice.get_by_label("Role").click()
+    click_quiet(alice, alice.get_by_label("Role"))
     alice.get_by_role("option", name="editor").click()
-    alice.get_by_role("button", name="Change role").click()
+    click_quiet(alice, alice.get_by_role("button", name="Change role"))
     expect(alice.get_by_text("bob@example.com is now editor.")).to_be_visible(timeout=WAIT)
 
     bob.goto(f"{team.url}/run")
