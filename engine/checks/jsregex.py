@@ -54,6 +54,7 @@ from engine.checks.regexlimits import (
     excerpt,
     expansion_cost,
     limit_message,
+    min_length,
 )
 
 __all__ = ["JsRegex", "RegexLimit", "RegexTimeout", "compile_js_regex", "js_regex_error"]
@@ -188,6 +189,8 @@ class JsRegex:
     source: str
     flags: str
     compiled: Any
+    min_length: int = 0
+    """The fewest code units a match needs (`regexlimits.min_length`; 0 when not known)."""
 
     @property
     def translated(self) -> bool:
@@ -201,6 +204,8 @@ class JsRegex:
             RegexTimeout: Matching took longer than 100 ms.
             RegexLimit: Matching (in QuickJS) needed more than its 64 MB heap or stack.
         """
+        if self.min_length > len(text) and self.min_length > _unit_count(text):
+            return False  # too short to hold any match: no engine needs to run
         if self.compiled is not None:
             try:
                 return self.compiled.search(_units(text), timeout=TIME_LIMIT_S) is not None
@@ -221,6 +226,13 @@ class JsRegex:
 
 
 _ASTRAL: Final = regex.compile("[\U00010000-\U0010ffff]")
+
+
+def _unit_count(text: str) -> int:
+    """The length of `text` in UTF-16 code units (JavaScript's `text.length`)."""
+    return len(text) + (len(_ASTRAL.findall(text)) if not text.isascii() else 0)
+
+
 _last_units: tuple[str, str] = ("", "")
 
 
@@ -292,14 +304,22 @@ def _compile_short(pattern: str, flags: str) -> tuple[JsRegex | str, int]:
         return _in_quickjs(pattern, flags), 1  # so lint also sees what QuickJS cannot compile
     cost = expansion_cost(parsed.tree)
     if cost > MAX_TRANSLATED_COST:
-        return _in_quickjs(pattern, flags), 1  # QuickJS counts repeats instead of expanding them
+        # QuickJS counts repeats instead of expanding them
+        return _with_min_length(_in_quickjs(pattern, flags), parsed.tree), 1
     try:
         compiled = _translate(parsed.tree, flags)
     except (regex.error, OverflowError, RecursionError, MemoryError):
         compiled = None
     if compiled is None:
-        return _in_quickjs(pattern, flags), 1
-    return JsRegex(pattern, flags, compiled), cost
+        return _with_min_length(_in_quickjs(pattern, flags), parsed.tree), 1
+    return JsRegex(pattern, flags, compiled, min_length(parsed.tree)), cost
+
+
+def _with_min_length(result: JsRegex | str, tree: Node) -> JsRegex | str:
+    """`result` knowing the fewest code units a match of `tree` needs (messages unchanged)."""
+    if isinstance(result, str):
+        return result
+    return JsRegex(result.source, result.flags, result.compiled, min_length(tree))
 
 
 def _translate(tree: Node, flags: str) -> Any:

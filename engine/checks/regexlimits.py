@@ -31,6 +31,7 @@ __all__ = [
     "expansion_cost",
     "is_limit_message",
     "limit_message",
+    "min_length",
 ]
 
 MAX_TRANSLATED_LENGTH: Final = 2_000
@@ -99,6 +100,30 @@ def expansion_cost(node: Node, budget: int = MAX_TRANSLATED_COST) -> int:
         inner = expansion_cost(node[1], budget)  # type: ignore[arg-type]
         return 1 + min(max(low, 1) * inner, budget + 1)
     return 1
+
+
+def min_length(node: Node) -> int:
+    """The fewest UTF-16 code units any match of a pattern tree consumes.
+
+    Assertions, lookarounds and back-references may match nothing, so they count 0; every
+    character, class or `.` consumes at least one code unit. A text shorter than this cannot
+    match, whatever the engine: `((a{100}){100}){100}` against 3,000 characters is `false`
+    without running it (QuickJS would spend ~80 ms proving it, close to its 100 ms clock).
+    The result is capped at `INF`.
+    """
+    tag = node[0]
+    if tag in ("char", "set", "dot"):
+        return 1
+    if tag == "seq":
+        return min(sum(min_length(item) for item in node[1]), INF)  # type: ignore[attr-defined]
+    if tag == "alt":
+        return min((min_length(item) for item in node[1]), default=0)  # type: ignore[attr-defined]
+    if tag == "group":
+        return min_length(node[1])  # type: ignore[arg-type]
+    if tag == "quant":
+        low: int = min(int(node[2]), INF)  # type: ignore[call-overload]
+        return min(low * min_length(node[1]), INF) if low else 0  # type: ignore[arg-type]
+    return 0  # bol, eol, wordb, look, backref
 
 
 K = TypeVar("K")
