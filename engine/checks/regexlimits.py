@@ -114,10 +114,10 @@ def min_length(node: Node) -> int:
     tag = node[0]
     if tag in ("char", "set", "dot"):
         return 1
-    if tag == "seq":
-        return min(sum(min_length(item) for item in node[1]), INF)  # type: ignore[attr-defined]
-    if tag == "alt":
-        return min((min_length(item) for item in node[1]), default=0)  # type: ignore[attr-defined]
+    if tag in ("seq", "alt"):
+        items: tuple[Node, ...] = node[1]  # type: ignore[assignment]
+        lengths = [min_length(item) for item in items]
+        return min(sum(lengths), INF) if tag == "seq" else min(lengths, default=0)
     if tag == "group":
         return min_length(node[1])  # type: ignore[arg-type]
     if tag == "quant":
