@@ -125,6 +125,15 @@ def summary(diagnostics: Sequence[Diagnostic]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1] + "."
 
 
+KEYBINDINGS: dict[str, Any] = {
+    # The component binds Esc to its own "exitSession" (leave its keybinding/snippet editors),
+    # which swallowed the key: with Ace's keyboard accessibility on, Esc must leave the text so
+    # that Tab moves on through the page instead of indenting forever (a keyboard trap).
+    "commands": [{"name": "exitSession", "bindkey": {"win": "Ctrl-Alt-Shift-F12", "mac": ""}}],
+}
+"""Key bindings changed from the editor component's defaults (its `keybindings` argument)."""
+
+
 def editor_props(diagnostics: Sequence[Diagnostic], theme: str = "github") -> dict[str, Any]:
     """The `props` of the code editor: a stock Ace theme (no web fonts), annotations, markers.
 

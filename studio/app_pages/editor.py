@@ -377,7 +377,9 @@ def main() -> None:
         else:
             st.caption(
                 "Write YAML. Problems are marked in the margin at their line (hover a mark to "
-                "read it) and listed on the right. Your work is saved as you type."
+                "read it) and listed on the right. Your work is saved as you type. "
+                "Keyboard: Tab indents; Esc, then Tab, moves on to the rest of the page "
+                "(Enter on the editor goes back to typing)."
             )
             blueprint_editor(diagnostics)
         st.page_link("app_pages/run.py", label="Run this blueprint", icon=":material/play_circle:")

@@ -63,6 +63,7 @@ def blueprint_editor(diagnostics: Sequence[Diagnostic]) -> None:
         height=[18, 36],
         response_mode=["debounce"],
         props=markers.editor_props(diagnostics),
+        keybindings=markers.KEYBINDINGS,
         options={
             "useWorker": False,
             "wrap": True,
@@ -72,6 +73,8 @@ def blueprint_editor(diagnostics: Sequence[Diagnostic]) -> None:
             "fontSize": 14,
             "showLineNumbers": True,
             "showGutter": True,
+            # Esc leaves the text (Tab then moves on through the page); Enter comes back
+            "enableKeyboardAccessibility": True,
         },
         component_props={"css": markers.MARKER_CSS},
     )

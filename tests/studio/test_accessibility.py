@@ -11,10 +11,12 @@ from engine.store import open_store
 from tests.studio.a11y import axe_source, serious_violations
 from tests.studio.browser import (
     Studio,
+    ace,
     click_quiet,
     new_page,
     open_example,
     running_studio,
+    screenshot,
     wait_quiet,
 )
 from tests.studio.helpers import example, make_run
@@ -98,3 +100,25 @@ def test_an_example_is_opened_with_the_keyboard_alone(studio: tuple[Studio, str]
     page.get_by_role("heading", name="Problems").wait_for()
     frame = page.frame_locator('iframe[title="code_editor.code_editor"] >> visible=true')
     assert "title:" in frame.locator("#REACT_ACE_EDITOR").evaluate("el => el.env.editor.getValue()")
+
+
+def test_the_editor_is_no_keyboard_trap(studio: tuple[Studio, str], page: Any):
+    """Tab indents inside the editor; Esc then Tab leaves it; Enter on it resumes typing."""
+    server, _ = studio
+    open_example(page, server.url, "Two good ways to answer")
+    editor = ace(page)
+    editor.evaluate("el => { el.env.editor.focus(); el.env.editor.gotoLine(2, 0); }")
+    page.keyboard.press("Tab")
+    assert editor.evaluate("el => el.env.editor.session.getLine(1)").startswith("  title:")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    # focus has left the editor's frame for the next control of the page
+    active = page.evaluate(
+        "() => [document.activeElement.tagName, document.activeElement.textContent.trim()]"
+    )
+    assert active[0] == "A" and "Run this blueprint" in active[1], active
+    page.keyboard.press("Shift+Tab")  # back onto the editor (not into its text)
+    page.keyboard.press("Enter")  # and into its text again
+    page.keyboard.type("#")
+    assert editor.evaluate("el => el.env.editor.session.getLine(1)").startswith("  #title:")
+    screenshot(page, "editor-keyboard")
