@@ -133,3 +133,19 @@ def test_cycle_finder_finds_a_cycle_hidden_in_a_function() -> None:
 def test_engine_has_no_import_cycle() -> None:
     found = [c for c in cycles(import_graph()) if c not in ALLOWED_CYCLES]
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_compare_of_two_files_loads_neither_the_blueprint_model_nor_the_aggregation() -> None:
+    # `blueprint compare a.json b.json` reads scores only: its start must stay light
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, engine.compare, engine.cli.compare_cmd; "
+        "print(sorted(m for m in sys.modules if m.startswith(('engine.blueprint', "
+        "'engine.scoring.aggregation', 'engine.assessment'))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip() == "[]", out.stdout

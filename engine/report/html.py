@@ -22,7 +22,7 @@ from engine.report.costs import PRICE_HOWTO, UNKNOWN, cost_text
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
 from engine.report.ranking import coverage_note, ranked
-from engine.scoring.aggregate import GroupExplanation, PointLine
+from engine.scoring.aggregation import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
 
 __all__ = ["CSP", "render_html"]

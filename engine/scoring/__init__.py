@@ -1,16 +1,51 @@
-"""Scoring: Weval's aggregation, explain-my-score, and per-model summaries."""
+"""Scoring: Weval's aggregation, explain-my-score, and per-model summaries.
 
-from engine.scoring.aggregate import (
-    GroupExplanation,
-    PathExplanation,
-    PointLine,
-    ScoreExplanation,
-    aggregate,
-    explain,
-    weighted_mean,
-)
-from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points, unjudged
-from engine.scoring.summary import ModelSummary, sample_stddev, summarize_models
+The names load on first use (PEP 562), so a reader that needs only the summaries
+(`engine.scoring.summary`, used by `blueprint compare`) does not import the aggregation and the
+blueprint model behind it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.scoring.aggregation import (
+        GroupExplanation,
+        PathExplanation,
+        PointLine,
+        ScoreExplanation,
+        aggregate,
+        explain,
+        weighted_mean,
+    )
+    from engine.scoring.cells import (
+        CellScore,
+        failed_cell,
+        finish_cell,
+        ordered_points,
+        unjudged,
+    )
+    from engine.scoring.summary import ModelSummary, sample_stddev, summarize_models
+
+_HOMES = {
+    "GroupExplanation": "aggregation",
+    "PathExplanation": "aggregation",
+    "PointLine": "aggregation",
+    "ScoreExplanation": "aggregation",
+    "aggregate": "aggregation",
+    "explain": "aggregation",
+    "weighted_mean": "aggregation",
+    "CellScore": "cells",
+    "failed_cell": "cells",
+    "finish_cell": "cells",
+    "ordered_points": "cells",
+    "unjudged": "cells",
+    "ModelSummary": "summary",
+    "sample_stddev": "summary",
+    "summarize_models": "summary",
+}
 
 __all__ = [
     "CellScore",
@@ -29,3 +64,13 @@ __all__ = [
     "unjudged",
     "weighted_mean",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that holds `name` on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'engine.scoring' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"engine.scoring.{home}"), name)
+    globals()[name] = value
+    return value

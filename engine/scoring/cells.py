@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Point, Prompt
 from engine.jsvalues import js_clean, js_round
-from engine.scoring.aggregate import ScoreExplanation, aggregate, explain
+from engine.scoring.aggregation import ScoreExplanation, aggregate, explain
 
 __all__ = ["CellScore", "failed_cell", "finish_cell", "ordered_points", "unjudged"]
 

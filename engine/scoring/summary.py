@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.scoring.cells import CellScore
+if TYPE_CHECKING:
+    from engine.scoring.cells import CellScore
 
 __all__ = ["CellOutcome", "ModelSummary", "sample_stddev", "summarize_models", "summarize_outcomes"]
 
