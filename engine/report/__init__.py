@@ -1,15 +1,38 @@
-"""Reports: Weval's comparison JSON (write and read back), a self-contained HTML report, CSV."""
+"""Reports: Weval's comparison JSON (write and read back), a self-contained HTML report, CSV.
 
-from engine.report.comparison import (
-    IDEAL_MODEL_ID,
-    Comparison,
-    cell_from_weval,
-    config_content_hash,
-    read_comparison,
-    safe_timestamp,
-)
-from engine.report.csv import CSV_COLUMNS, comparison_csv, csv_rows
-from engine.report.html import render_html
+The names load on first use (PEP 562): `engine.report.output` (atomic writes, used by every
+command) must not pull the HTML report, the providers and httpx into `blueprint lint`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.report.comparison import (
+        IDEAL_MODEL_ID,
+        Comparison,
+        cell_from_weval,
+        config_content_hash,
+        read_comparison,
+        safe_timestamp,
+    )
+    from engine.report.csv import CSV_COLUMNS, comparison_csv, csv_rows
+    from engine.report.html import render_html
+
+_HOMES = {
+    "IDEAL_MODEL_ID": "comparison",
+    "Comparison": "comparison",
+    "cell_from_weval": "comparison",
+    "config_content_hash": "comparison",
+    "read_comparison": "comparison",
+    "safe_timestamp": "comparison",
+    "CSV_COLUMNS": "csv",
+    "comparison_csv": "csv",
+    "csv_rows": "csv",
+    "render_html": "html",
+}
 
 __all__ = [
     "CSV_COLUMNS",
@@ -23,3 +46,13 @@ __all__ = [
     "render_html",
     "safe_timestamp",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that holds `name` on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'engine.report' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"engine.report.{home}"), name)
+    globals()[name] = value
+    return value
