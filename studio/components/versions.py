@@ -23,9 +23,9 @@ def _rows(versions: list[DraftVersion]) -> list[dict[str, object]]:
         {
             "Version": v.number,
             "Saved": _when(v.updated_at),
+            "What": version_note(v),
             "Title": v.title or "Untitled blueprint",
             "Size": f"{v.size:,} characters",
-            "What": version_note(v),
         }
         for v in versions
     ]
