@@ -186,11 +186,18 @@ def _saved_entries() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
 
 
 def _open_stored(draft: str, label: str) -> None:
+    """Continue an autosaved draft (its versions go on); a saved one opens as a new draft."""
     text = services.store().draft(draft)
     if text is None:
         state.set_notice("error", f"“{label}” is no longer in the store.")
         return
-    _open(text, None, f"Opened “{label}”.")
+    if draft.startswith(SAVED_PREFIX):
+        _open(text, None, f"Opened “{label}”.")
+        return
+    st.session_state[state.DRAFT_ID] = draft
+    state.set_text(text, source_name=None, keep_source=False)
+    st.session_state.pop(TRY_ANSWER, None)
+    state.set_notice("success", f"Opened “{label}”: you go on where you left off.")
 
 
 def _stored_list(entries: Sequence[dict[str, str]], prefix: str, limit: int = 8) -> None:

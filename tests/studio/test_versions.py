@@ -238,3 +238,18 @@ def test_a_run_without_a_draft_opens_as_one_new_draft():
         opened.append(at.session_state[state.DRAFT_ID])
     assert opened[0] == opened[1]
     assert [d.id for d in store.list_drafts()] == [opened[0]]
+
+
+def test_continuing_a_recent_draft_keeps_adding_to_its_versions(monkeypatch):
+    monkeypatch.setenv("BLUEPRINT_VERSION_PAUSE_S", "0")
+    at = open_example(CAPITALS)
+    draft = at.session_state[state.DRAFT_ID]
+    type_text(at, example("functions.yml") + "# mine\n")
+    later = app().run()  # another day, another session
+    buttons(later, "Open")[0].click().run()
+    assert later.session_state[state.DRAFT_ID] == draft
+    assert later.session_state[state.TEXT] == example("functions.yml") + "# mine\n"
+    assert [r["Version"] for r in version_rows(later)] == [2, 1]
+    type_text(later, example("functions.yml") + "# mine, later\n")
+    assert [v.number for v in open_store().draft_versions(draft)] == [3, 2, 1]
+    assert len(open_store().list_drafts()) == 1
