@@ -197,6 +197,9 @@ def test_a_run_opens_its_exact_text_as_a_version_of_its_draft(monkeypatch):
     store = open_store()
     run = wait_for_status(store, run_id, ("completed",))
     assert run.options["draft"] == [draft, 1]
+    history = app()
+    history.switch_page("app_pages/history.py").run()
+    assert list(history.dataframe[0].value["Version"]) == ["version 1"]
     # the user goes on editing after the run
     at.switch_page("app_pages/editor.py").run()
     type_text(at, example("functions.yml") + "# later\n")
