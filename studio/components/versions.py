@@ -9,7 +9,6 @@ import streamlit as st
 from engine.store import DraftVersion
 from studio import services
 from studio.drafts import version_note
-from studio.textdiff import line_diff
 
 __all__ = ["versions_panel"]
 
@@ -67,7 +66,8 @@ def versions_panel(draft_id: str, restore: Callable[[int], None]) -> None:
             key=f"version-new-{key}",
             format_func=lambda n: f"Version {n}",
         )
-        _diff(draft_id, int(old), int(new))
+        stamps = {v.number: v.updated_at for v in versions}
+        _diff(draft_id, (int(old), stamps[int(old)]), (int(new), stamps[int(new)]))
         st.button(
             "Restore this version",
             key=f"version-restore-{draft_id}",
@@ -79,11 +79,9 @@ def versions_panel(draft_id: str, restore: Callable[[int], None]) -> None:
         )
 
 
-def _diff(draft_id: str, old: int, new: int) -> None:
-    store = services.store()
-    before = store.draft_version_text(draft_id, old) or ""
-    after = store.draft_version_text(draft_id, new) or ""
-    diff = line_diff(before, after, f"version {old}", f"version {new}")
+def _diff(draft_id: str, old_version: tuple[int, str], new_version: tuple[int, str]) -> None:
+    diff = services.version_diff(services.store().location, draft_id, old_version, new_version)
+    old, new = old_version[0], new_version[0]
     if diff.too_long:
         st.info("These versions are too long to compare line by line here.")
     elif diff.same:
