@@ -16,10 +16,18 @@ from typing import Any
 
 from engine.errors import ConfigError
 
-__all__ = ["DEFAULT_MAX_INPUT_MB", "Settings", "home_dir", "load_settings"]
+__all__ = [
+    "DEFAULT_MAX_INPUT_MB",
+    "DEFAULT_VERSION_PAUSE_S",
+    "Settings",
+    "home_dir",
+    "load_settings",
+]
 
 DEFAULT_HOME = Path("~/.blueprint-studio")
 DEFAULT_MAX_INPUT_MB = 32.0
+DEFAULT_VERSION_PAUSE_S = 30.0
+"""Seconds without an edit after which the next edit of a draft starts a new version."""
 
 
 def _home_path() -> Path:
@@ -64,6 +72,9 @@ class Settings:
         max_input_mb: The largest blueprint read, in megabytes of 1,048,576 bytes
             (`BLUEPRINT_MAX_INPUT_MB`, or `max_mb` under `[input]`); larger text is refused
             with a message instead of being parsed.
+        version_pause_s: Seconds of editing pause after which the next edit of a draft
+            starts a new version (`BLUEPRINT_VERSION_PAUSE_S`, or `version_pause_s` under
+            `[editor]`); see `engine.store.versions`.
     """
 
     call_allow: tuple[str, ...] = ()
@@ -73,24 +84,49 @@ class Settings:
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     source: Path | None = None
     max_input_mb: float = DEFAULT_MAX_INPUT_MB
+    version_pause_s: float = DEFAULT_VERSION_PAUSE_S
+
+
+def _number(
+    data: dict[str, Any], path: Path, table: str, key: str, env_name: str, default: float
+) -> tuple[float, str]:
+    """A number setting from `env_name`, else `key` under `[table]`; NaN when not a number."""
+    section = data.get(table, {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [{table}] must be a table.")
+    raw: Any = section.get(key, default)
+    where = f"{path}: [{table}] {key}"
+    env = os.environ.get(env_name, "").strip()
+    if env:
+        raw, where = env, env_name
+    try:
+        return (float(raw) if not isinstance(raw, bool) else math.nan), where
+    except (TypeError, ValueError):
+        return math.nan, where
 
 
 def _max_input_mb(data: dict[str, Any], path: Path) -> float:
     """The input size limit from `BLUEPRINT_MAX_INPUT_MB` or `[input] max_mb` (a positive number)."""
-    section = data.get("input", {})
-    if not isinstance(section, dict):
-        raise ConfigError(f"{path}: [input] must be a table.")
-    raw: Any = section.get("max_mb", DEFAULT_MAX_INPUT_MB)
-    where = f"{path}: [input] max_mb"
-    env = os.environ.get("BLUEPRINT_MAX_INPUT_MB", "").strip()
-    if env:
-        raw, where = env, "BLUEPRINT_MAX_INPUT_MB"
-    try:
-        value = float(raw) if not isinstance(raw, bool) else math.nan
-    except (TypeError, ValueError):
-        value = math.nan
+    value, where = _number(
+        data, path, "input", "max_mb", "BLUEPRINT_MAX_INPUT_MB", DEFAULT_MAX_INPUT_MB
+    )
     if not 0 < value < math.inf:
         raise ConfigError(f"{where} must be a number of megabytes above 0, such as 64.")
+    return value
+
+
+def _version_pause_s(data: dict[str, Any], path: Path) -> float:
+    """The editing pause that starts a new draft version (`BLUEPRINT_VERSION_PAUSE_S`, `[editor]`)."""
+    value, where = _number(
+        data,
+        path,
+        "editor",
+        "version_pause_s",
+        "BLUEPRINT_VERSION_PAUSE_S",
+        DEFAULT_VERSION_PAUSE_S,
+    )
+    if not 0 <= value < math.inf:
+        raise ConfigError(f"{where} must be a number of seconds, 0 or more, such as 30.")
     return value
 
 
@@ -140,4 +176,5 @@ def load_settings(path: Path | None = None) -> Settings:
         prices={str(k): dict(v) for k, v in prices.items() if isinstance(v, dict)},
         source=path if path.is_file() else None,
         max_input_mb=_max_input_mb(data, path),
+        version_pause_s=_version_pause_s(data, path),
     )

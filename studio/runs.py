@@ -118,7 +118,13 @@ def plan(store: Store, text: str, source: str | None, choice: RunChoice) -> Prep
 
 
 def _prepare_choice(
-    store: Store, text: str, source: str | None, choice: RunChoice, *, record: bool
+    store: Store,
+    text: str,
+    source: str | None,
+    choice: RunChoice,
+    *,
+    record: bool,
+    draft: tuple[str, int] | None = None,
 ) -> PreparedRun:
     return prepare(
         store,
@@ -127,13 +133,22 @@ def _prepare_choice(
         models=choice.models,
         judges=choice.judges,
         judge=choice.judge,
-        options=choice.options(),
+        options=replace(choice.options(), draft=draft),
         record=record,
     )
 
 
-def start(store: Store, text: str, source: str | None, choice: RunChoice) -> PreparedRun:
+def start(
+    store: Store,
+    text: str,
+    source: str | None,
+    choice: RunChoice,
+    *,
+    draft: tuple[str, int] | None = None,
+) -> PreparedRun:
     """Record a run and start it in a background thread (when nothing stops it).
+
+    `draft` is the draft and version number the text is (recorded with the run).
 
     Returns:
         The prepared run; `run_id` is None when `problems` stopped it.
@@ -141,7 +156,7 @@ def start(store: Store, text: str, source: str | None, choice: RunChoice) -> Pre
     Raises:
         BlueprintError: The blueprint cannot be parsed.
     """
-    prepared = _prepare_choice(store, text, source, choice, record=True)
+    prepared = _prepare_choice(store, text, source, choice, record=True, draft=draft)
     if prepared.run_id is not None and not prepared.problems:
         run_in_thread(
             prepared.run_id, prepared.plan, store, prepared.options, settings=prepared.settings

@@ -25,6 +25,7 @@ from engine.settings import home_dir, load_settings
 from engine.store import JudgmentRow, RunRecord, Store, open_store
 from studio.gallery import Example, load_examples
 from studio.resultdata import Results
+from studio.textdiff import LineDiff, line_diff
 
 __all__ = [
     "RunView",
@@ -36,6 +37,7 @@ __all__ = [
     "read_uploaded",
     "run_view",
     "store",
+    "version_diff",
 ]
 
 
@@ -119,6 +121,18 @@ def run_view(run_id: str) -> RunView | None:
     if run.live_status == "completed":
         return RunView(run, _completed_results(store().location, run_id))
     return RunView(run, _load_results(run_id) if run.done_cells else None)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def version_diff(db: str, draft_id: str, old: tuple[int, str], new: tuple[int, str]) -> LineDiff:
+    """The line diff between two versions of a draft, each named by `(number, updated_at)`.
+
+    A version changes only with its `updated_at` (typing amends the latest one), so the
+    pair names the texts: reruns while the user types elsewhere neither read nor diff again.
+    """
+    before = store().draft_version_text(draft_id, old[0]) or ""
+    after = store().draft_version_text(draft_id, new[0]) or ""
+    return line_diff(before, after, f"version {old[0]}", f"version {new[0]}")
 
 
 def judgments(run_id: str, prompt_id: str, model_id: str) -> list[JudgmentRow]:

@@ -9,6 +9,7 @@ from engine.errors import BlueprintError, ConfigError
 from engine.settings import Settings, load_settings
 
 __all__ = [
+    "blueprint_from_bytes",
     "check_input_size",
     "decode_blueprint",
     "max_input_bytes",
@@ -74,6 +75,27 @@ def decode_blueprint(data: bytes, *, file: str | None = None) -> str:
             line=line,
             column=column,
         ) from None
+
+
+def blueprint_from_bytes(
+    data: bytes, *, file: str | None = None, settings: Settings | None = None
+) -> str:
+    """Blueprint text from bytes (an uploaded file): refused beyond the size limit, UTF-8 only.
+
+    Raises:
+        BlueprintError: The bytes are too many, hold a NUL byte (a binary file), or are not
+            UTF-8; the message says what is wrong and what to do.
+    """
+    limit = max_input_bytes(settings)
+    if len(data) > limit:
+        raise _too_large(len(data), limit, file)
+    if b"\x00" in data:
+        raise BlueprintError(
+            "This file holds NUL bytes: it is a binary file, not blueprint text. Open a "
+            "YAML (.yml, .yaml) or JSON (.json) text file.",
+            file=file,
+        )
+    return decode_blueprint(data, file=file)
 
 
 def read_blueprint_file(path: str | Path, *, settings: Settings | None = None) -> str:

@@ -26,6 +26,8 @@ class RunOptions:
         use_cache: Reuse cached answers.
         max_cost_usd: Refuse or stop beyond this many US dollars; None for no limit.
         out_dir: Where the comparison JSON is written; None to skip it.
+        draft: The studio draft and version number the text is, if it came from one (kept
+            with the run, so its results can open that version in the editor).
     """
 
     models: list[str] | None = None
@@ -36,6 +38,7 @@ class RunOptions:
     use_cache: bool = True
     max_cost_usd: float | None = None
     out_dir: Path | None = None
+    draft: tuple[str, int] | None = None
 
 
 @dataclass

@@ -145,6 +145,7 @@ def prepare_run(
                 "max_cost_usd": options.max_cost_usd,
                 "out_dir": str(options.out_dir) if options.out_dir else None,
                 "estimate": estimate.as_dict(),
+                "draft": list(options.draft) if options.draft else None,
             },
             total_calls=plan.total_calls,
             total_cells=len(plan.cells),

@@ -19,6 +19,7 @@ from engine.store.rows import (
 )
 from engine.store.share_links import Audience, LinkState, ShareLink, new_share_token
 from engine.store.users import ROLES, Role, UserRow
+from engine.store.versions import DraftVersion
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -31,6 +32,7 @@ __all__ = [
     "CellRow",
     "CellStatus",
     "DraftRow",
+    "DraftVersion",
     "JudgmentRow",
     "LinkState",
     "LiveStatus",

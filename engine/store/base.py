@@ -23,6 +23,7 @@ from engine.store.rows import (
 )
 from engine.store.share_links import Audience, ShareLink
 from engine.store.users import Role, UserRow
+from engine.store.versions import DEFAULT_VERSION_PAUSE_S, DraftVersion
 
 __all__ = ["RunWriter", "Store", "new_run_id", "open_store"]
 
@@ -88,16 +89,44 @@ class Store(Protocol):
         """Return stored blueprint text by hash."""
         ...
 
-    def save_draft(self, draft_id: str, text: str, title: str | None = None) -> None:
-        """Create or replace a studio draft."""
+    def save_draft(
+        self,
+        draft_id: str,
+        text: str,
+        title: str | None = None,
+        *,
+        explicit: bool = False,
+        note: str | None = None,
+        author: str | None = None,
+        pause_s: float = DEFAULT_VERSION_PAUSE_S,
+    ) -> int:
+        """Create or replace a studio draft and keep its text as a version; return its number.
+
+        Versions are coalesced (`engine.store.versions`): typing amends the latest version
+        until a pause of `pause_s` seconds, or an edit that removes much of it; an `explicit`
+        save (a save under a name, a restore, an opened file, a run; `note` says why) always
+        keeps a version of its own. The same text as the latest version adds none.
+        """
         ...
 
     def draft(self, draft_id: str) -> str | None:
-        """Return a draft's text, if any."""
+        """Return a draft's text (its latest version), if any."""
         ...
 
     def list_drafts(self) -> list[DraftRow]:
-        """Return saved drafts, newest first."""
+        """Return saved drafts, newest first, with their numbers of versions."""
+        ...
+
+    def drafts_with_text(self, text: str) -> list[DraftRow]:
+        """Return the drafts whose latest text is exactly `text`, newest first."""
+        ...
+
+    def draft_versions(self, draft_id: str) -> list[DraftVersion]:
+        """Return a draft's versions, newest first (empty for an unknown draft)."""
+        ...
+
+    def draft_version_text(self, draft_id: str, number: int) -> str | None:
+        """Return the text of one version of a draft, or None when there is no such version."""
         ...
 
     # --- runs ------------------------------------------------------------------------

@@ -169,6 +169,26 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
         );
         """,
     ),
+    (
+        "006_draft_versions",
+        """
+        CREATE TABLE draft_versions (
+            draft_id TEXT NOT NULL REFERENCES drafts(id) ON DELETE CASCADE,
+            number BIGINT NOT NULL,
+            text TEXT NOT NULL,
+            title TEXT,
+            kind TEXT NOT NULL,
+            note TEXT,
+            author TEXT,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (draft_id, number)
+        );
+        INSERT INTO draft_versions
+            (draft_id, number, text, title, kind, note, author, created_at, updated_at)
+            SELECT id, 1, text, title, 'kept', NULL, NULL, updated_at, updated_at FROM drafts;
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

@@ -238,11 +238,19 @@ class JudgmentRow:
 
 @dataclass(frozen=True)
 class DraftRow:
-    """A studio draft's listing entry (its text is read with `Store.draft`)."""
+    """A studio draft's listing entry (its text is read with `Store.draft`).
+
+    Attributes:
+        id: The draft's id.
+        title: The blueprint's title in its latest version, if it has one.
+        updated_at: Its latest save (ISO-8601, UTC).
+        versions: How many versions it keeps (see `engine.store.versions`).
+    """
 
     id: str
     title: str | None
     updated_at: str
+    versions: int = 0
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.errors import StoreError
+from engine.store.drafts import DraftQueries
 from engine.store.migrations import now
 from engine.store.rows import (
     CallRow,
     CellRow,
-    DraftRow,
     JudgmentRow,
     ModelTotals,
     RunRecord,
@@ -32,12 +32,9 @@ from engine.store.writer import (
     JUDGMENT_COLUMNS,
     TOTALS_SET,
     totals_values,
-    upsert,
 )
 
 __all__ = ["SQLStore", "quote"]
-
-_SAVE_DRAFT = upsert("drafts", "id, title, text, updated_at", "id")
 
 
 def quote(name: str) -> str:
@@ -56,23 +53,11 @@ _USER_COLUMNS = "email, name, role, created_at, last_login_at"
 _SHARE_COLUMNS = "token, run_id, audience, created_at, expires_at, revoked_at, created_by"
 
 
-class SQLStore(ABC):
+class SQLStore(DraftQueries, ABC):
     """The `engine.store.base.Store` contract in SQL with `?` placeholders, for any backend."""
 
-    @property
-    @abstractmethod
-    def location(self) -> str:
-        """Where the data lives (a file path or a database address without secrets)."""
-
-    @abstractmethod
-    def _query(
-        self, sql: str, params: tuple[Any, ...] = (), *, writing: bool = False
-    ) -> tuple[list[str], list[tuple[Any, ...]]]:
-        """Run one statement in its own transaction; return the column names and the rows.
-
-        Raises:
-            StoreError: The statement failed; the message says what to do.
-        """
+    # `location` and `_query` (one statement, its own transaction) are a backend's, declared
+    # in `DraftQueries`.
 
     # --- the whole store, table by table (for `blueprint db copy`) ----------------------
 
@@ -112,7 +97,7 @@ class SQLStore(ABC):
         """The names of the migrations applied, in order."""
         return [str(r[0]) for r in self._read("SELECT name FROM schema_migrations ORDER BY name")]
 
-    # --- blueprints and drafts -------------------------------------------------------
+    # --- blueprints (drafts: `engine.store.drafts`) -------------------------------------------------------
 
     def save_blueprint(self, text: str, title: str | None, source: str | None) -> str:
         """Store blueprint text by content hash; return the hash."""
@@ -128,20 +113,6 @@ class SQLStore(ABC):
         """Return stored blueprint text by hash."""
         rows = self._read("SELECT text FROM blueprints WHERE hash = ?", (digest,))
         return str(rows[0][0]) if rows else None
-
-    def save_draft(self, draft_id: str, text: str, title: str | None = None) -> None:
-        """Create or replace a studio draft."""
-        self._write(_SAVE_DRAFT, (draft_id, title, text, now()))
-
-    def draft(self, draft_id: str) -> str | None:
-        """Return a draft's text, if any."""
-        rows = self._read("SELECT text FROM drafts WHERE id = ?", (draft_id,))
-        return str(rows[0][0]) if rows else None
-
-    def list_drafts(self) -> list[DraftRow]:
-        """Return saved drafts, newest first."""
-        rows = self._read("SELECT id, title, updated_at FROM drafts ORDER BY updated_at DESC")
-        return [DraftRow(*r) for r in rows]
 
     # --- runs ------------------------------------------------------------------------
 

@@ -7,25 +7,24 @@ from collections.abc import Sequence
 import streamlit as st
 
 from engine.blueprint import Blueprint
+from engine.blueprint.inputs import user_settings
 from engine.blueprint.title import title_of
-from engine.conversation import response_evidence
-from engine.errors import BlueprintError
-from engine.jsvalues import format_score
+from engine.errors import InputError
 from engine.lint import Diagnostic, apply_fix
-from engine.offline import score_cell
-from studio import access, figures, markers, services, state
+from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.editor import blueprint_editor, take_edit
+from studio.components.try_answer import TRY_ANSWER, try_response
+from studio.components.versions import versions_panel
 from studio.formview import form_view, view_switch
 from studio.gallery import BLANK, Example
-from studio.resultdata import group_label, path_names
 from studio.textsafe import one_line, safe_markdown
 
-access.guard("editor")  # before anything is drawn or read
+VIEWER = access.guard("editor")  # before anything is drawn or read
 
-SAVED_PREFIX = "saved:"
-TRY_ANSWER = "try_answer"
-TRY_PROMPT = "try_prompt"
+SAVED_PREFIX = drafts.SAVED_PREFIX
+UPLOAD = "editor_upload"
+UPLOAD_VERSION = "editor_upload_version"
 SAVE_NAME = "save_name"
 ICONS = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
 MAX_LISTED = 60
@@ -40,21 +39,90 @@ def _title_of(text: str) -> str | None:
 
 
 def _autosave(text: str) -> None:
-    """Save the text as the session's draft (created on first use) and keep its id in the URL."""
+    """Save the text as the session's draft (created on first use) and keep its id in the URL.
+
+    Versions are coalesced by the store: typing makes a version per pause in editing.
+    """
     did = state.draft_id()
     if did is None:
         did = state.new_draft_id()
         st.session_state[state.DRAFT_ID] = did
-    services.store().save_draft(did, text, _title_of(text))
+    services.store().save_draft(
+        did,
+        text,
+        _title_of(text),
+        author=VIEWER.email,
+        pause_s=user_settings().version_pause_s,
+    )
 
 
 def _open(text: str, source: str | None, message: str) -> None:
-    """Open new text in the editor as a new draft (earlier drafts stay saved)."""
-    st.session_state[state.DRAFT_ID] = state.new_draft_id()
+    """Open new text in the editor as a draft of its own (earlier drafts stay saved).
+
+    An untouched draft with the same text (the same example or blank opened before) is
+    opened again instead of making a copy.
+    """
+    st.session_state[state.DRAFT_ID] = drafts.open_as_draft(
+        services.store(),
+        text,
+        _title_of(text),
+        new_id=state.new_draft_id(),
+        note=message,
+        author=VIEWER.email,
+    )
     state.set_text(text, source_name=source, keep_source=False)
     st.session_state.pop(TRY_ANSWER, None)
-    _autosave(text)
     state.set_notice("success", message)
+
+
+def _restore(number: int) -> None:
+    """Open an earlier version's text as a new version of the same draft."""
+    did = state.draft_id()
+    text = services.store().draft_version_text(did, number) if did else None
+    if did is None or text is None:
+        state.set_notice("error", f"Version {number} is no longer in the store.")
+        return
+    made = services.store().save_draft(
+        did,
+        text,
+        _title_of(text),
+        explicit=True,
+        note=f"Restored version {number}",
+        author=VIEWER.email,
+    )
+    state.set_text(text)
+    state.set_notice(
+        "success",
+        f"Restored version {number} as version {made}. The text you had before stays a version.",
+    )
+
+
+def _upload_key() -> str:
+    return f"{UPLOAD}-{int(st.session_state.get(UPLOAD_VERSION, 0))}"
+
+
+def _open_upload() -> None:
+    uploaded = st.session_state.get(_upload_key())
+    if uploaded is None:
+        return
+    st.session_state[UPLOAD_VERSION] = int(st.session_state.get(UPLOAD_VERSION, 0)) + 1
+    try:
+        text = drafts.read_upload(uploaded.getvalue(), uploaded.name, user_settings())
+    except InputError as exc:
+        state.set_notice("error", str(exc))
+        return
+    _open(text, uploaded.name, f"Opened the file {uploaded.name}.")
+
+
+def _file_opener() -> None:
+    st.file_uploader(
+        "Open a file from your computer",
+        type=list(drafts.OPENABLE),
+        key=_upload_key(),
+        on_change=_open_upload,
+        help="A blueprint saved as YAML (.yml, .yaml) or JSON (.json). It opens as a new "
+        "draft; your current text stays saved.",
+    )
 
 
 def _apply(diagnostic: Diagnostic) -> None:
@@ -71,7 +139,9 @@ def _save_named() -> None:
     if not name or text is None:
         state.set_notice("warning", "Give the blueprint a name to save it.")
         return
-    services.store().save_draft(SAVED_PREFIX + name, text, name)
+    services.store().save_draft(
+        SAVED_PREFIX + name, text, name, explicit=True, note="Saved", author=VIEWER.email
+    )
     state.set_notice("success", f"Saved as “{name}”. Open it again from “Open”.")
 
 
@@ -105,17 +175,29 @@ def _saved_entries() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     saved: list[dict[str, str]] = []
     recent: list[dict[str, str]] = []
     for row in services.store().list_drafts():
-        entry = {"id": row.id, "title": row.title or "", "updated_at": row.updated_at}
+        entry = {
+            "id": row.id,
+            "title": row.title or "",
+            "updated_at": row.updated_at,
+            "versions": f"{row.versions} version{'s' if row.versions != 1 else ''}",
+        }
         (saved if entry["id"].startswith(SAVED_PREFIX) else recent).append(entry)
     return saved, recent
 
 
 def _open_stored(draft: str, label: str) -> None:
+    """Continue an autosaved draft (its versions go on); a saved one opens as a new draft."""
     text = services.store().draft(draft)
     if text is None:
         state.set_notice("error", f"“{label}” is no longer in the store.")
         return
-    _open(text, None, f"Opened “{label}”.")
+    if draft.startswith(SAVED_PREFIX):
+        _open(text, None, f"Opened “{label}”.")
+        return
+    st.session_state[state.DRAFT_ID] = draft
+    state.set_text(text, source_name=None, keep_source=False)
+    st.session_state.pop(TRY_ANSWER, None)
+    state.set_notice("success", f"Opened “{label}”: you go on where you left off.")
 
 
 def _stored_list(entries: Sequence[dict[str, str]], prefix: str, limit: int = 8) -> None:
@@ -123,7 +205,7 @@ def _stored_list(entries: Sequence[dict[str, str]], prefix: str, limit: int = 8)
         label = entry["title"] or "Untitled blueprint"
         cols = st.columns([4, 2, 1], vertical_alignment="center")
         cols[0].markdown(safe_markdown(label))
-        cols[1].caption(entry["updated_at"][:16].replace("T", " ") + " UTC")
+        cols[1].caption(entry["updated_at"][:16].replace("T", " ") + " UTC · " + entry["versions"])
         cols[2].button(
             "Open", key=f"{prefix}-{i}", on_click=_open_stored, args=(entry["id"], label)
         )
@@ -147,6 +229,7 @@ def _empty_state() -> None:
         on_click=_open,
         args=(BLANK, None, "Started a new blueprint. Replace the example text with yours."),
     )
+    _file_opener()
     saved, recent = _saved_entries()
     if saved:
         st.subheader("Your saved blueprints")
@@ -183,6 +266,7 @@ def _toolbar(text: str, title: str | None) -> None:
         )
     with cols[2], st.popover("Open", icon=":material/folder_open:", width="stretch"):
         saved, recent = _saved_entries()
+        _file_opener()
         if not saved and not recent:
             st.caption("Nothing saved yet. Use “Save” to keep a blueprint under a name.")
         if saved:
@@ -196,7 +280,7 @@ def _toolbar(text: str, title: str | None) -> None:
             "Name",
             value=title or "",
             key=SAVE_NAME,
-            help="Saving again under the same name replaces the earlier version.",
+            help="Saving again under the same name keeps the earlier text as a version.",
         )
         st.button("Save", type="primary", on_click=_save_named, key="save-named")
     with cols[4]:
@@ -243,115 +327,6 @@ def _problems(diagnostics: Sequence[Diagnostic]) -> None:
             st.caption(f"{len(diagnostics) - MAX_LISTED} more not listed; fix these first.")
 
 
-# --- try a response ---------------------------------------------------------------------
-
-
-def _use_ideal(ideal: str) -> None:
-    st.session_state[TRY_ANSWER] = ideal
-
-
-def _try_response(text: str) -> None:
-    st.markdown("#### Try a response")
-    st.caption(
-        "Paste an answer a model might give and see every function point (`$…`) scored at "
-        "once, with no API call. Points written in words need an LLM judge: they are scored "
-        "when you run the blueprint."
-    )
-    parsed = services.parse(text, state.source())
-    if isinstance(parsed, BlueprintError):
-        st.info("The blueprint cannot be read yet (see Problems). Fix the error to try answers.")
-        return
-    if not parsed.prompts:
-        st.info("Add a prompt to the blueprint to try an answer.")
-        return
-    ids = [p.id for p in parsed.prompts]
-    if st.session_state.get(TRY_PROMPT) not in ids:
-        st.session_state[TRY_PROMPT] = ids[0]
-    pid = st.selectbox(
-        "Prompt",
-        ids,
-        key=TRY_PROMPT,
-        format_func=lambda i: f"{i} — {one_line(_question(parsed, i), 70)}",
-    )
-    prompt = parsed.prompt(str(pid))
-    if prompt is None:
-        return
-    cols = st.columns([4, 1], vertical_alignment="bottom")
-    with cols[0]:
-        answer = st.text_area(
-            "An answer to score",
-            key=TRY_ANSWER,
-            height=140,
-            placeholder="Paste or type an answer a model might give…",
-        )
-    with cols[1]:
-        st.button("Score this answer", type="primary", width="stretch")
-        if prompt.ideal:
-            st.button(
-                "Use the ideal answer",
-                on_click=_use_ideal,
-                args=(prompt.ideal,),
-                width="stretch",
-                help="Fill in the prompt's `ideal` answer from the blueprint.",
-            )
-    if not answer or not answer.strip():
-        st.caption("The scores appear here once there is an answer.")
-        return
-    evidence = response_evidence(parsed, prompt, "your answer", response=answer)
-    cell = score_cell(parsed, prompt, evidence, services.check_env())
-    rows = []
-    names = path_names(a.path_id for a in cell.assessments)
-    for a in cell.assessments:
-        if a.counts and a.coverage_extent is not None:
-            value = format_score(a.coverage_extent)
-        elif a.status == "unverified" and a.kind == "text":
-            value = "needs a judge"
-        else:
-            value = a.status
-        rows.append(
-            {
-                "Point": a.key_point_text,
-                "Checked by": "function" if a.kind == "function" else "LLM judge",
-                "Group": group_label(a.path_id, a.is_inverted, names),
-                "Weight": a.multiplier,
-                "Score": value,
-                "Why": a.error or ("" if a.kind == "text" else (a.reflection or "")),
-            }
-        )
-    metric_cols = st.columns([1, 3])
-    with metric_cols[0]:
-        st.metric(
-            "Score without judges",
-            format_score(cell.score),
-            help="The mean of the function points only; judged points are left out here.",
-        )
-    with metric_cols[1]:
-        judged = sum(1 for a in cell.assessments if a.kind == "text")
-        if cell.score is None:
-            st.caption("Nothing here can be checked by a function: every point needs a judge.")
-        elif judged:
-            st.caption(
-                f"{judged} point{'s' if judged != 1 else ''} written in words "
-                "will be scored by judges when you run the blueprint, and may change the score."
-            )
-    st.dataframe(rows, hide_index=True, width="stretch")
-    with st.expander("How this score is computed"):
-        for step in figures.explanation_steps(cell.explain()):
-            st.text(step)
-    if len([m for m in prompt.messages if m.is_placeholder]) > 0:
-        st.caption(
-            "This prompt is a conversation: your answer is scored as the model's final turn."
-        )
-
-
-def _question(bp: Blueprint, pid: str) -> str:
-    prompt = bp.prompt(pid)
-    if prompt is None:
-        return ""
-    users = [m.content for m in prompt.messages if m.role == "user" and m.content]
-    return users[-1] if users else ""
-
-
 # --- page -------------------------------------------------------------------------------
 
 
@@ -383,10 +358,13 @@ def main() -> None:
             )
             blueprint_editor(diagnostics)
         st.page_link("app_pages/run.py", label="Run this blueprint", icon=":material/play_circle:")
+        did = state.draft_id()
+        if did is not None:
+            versions_panel(did, _restore)
     with right:
         _problems(diagnostics)
     st.divider()
-    _try_response(text)
+    try_response(text)
 
 
 main()

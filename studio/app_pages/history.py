@@ -33,10 +33,19 @@ def _scores(run: RunRecord) -> str:
     return " · ".join(parts)
 
 
+def _version(run: RunRecord) -> str:
+    """The draft version a run used (`version 3`), when it was started from a studio draft."""
+    draft = run.options.get("draft")
+    if isinstance(draft, list) and len(draft) == 2 and isinstance(draft[1], int):
+        return f"version {draft[1]}"
+    return "—"
+
+
 def _row(run: RunRecord, base: str, prices: PriceTable | None = None) -> dict[str, Any]:
     return {
         "Results": share.results_link(base, run.id),
         "Blueprint": run.title or "Untitled blueprint",
+        "Version": _version(run),
         "Status": runs.status_word(run.live_status),
         "Scores": _scores(run) or "—",
         "Answers": f"{run.done_cells} of {run.total_cells}",
@@ -88,6 +97,9 @@ def main() -> None:
         column_config={
             "Results": st.column_config.LinkColumn(
                 "Results", display_text="Open", help="The share link of the run's results."
+            ),
+            "Version": st.column_config.TextColumn(
+                "Version", help="The version of its draft the run used (Editor › Versions)."
             ),
             "Cost": st.column_config.TextColumn(
                 "Cost", help=f"“{UNKNOWN}”: a model has no price; {PRICE_HOWTO}."

@@ -7,14 +7,14 @@ import streamlit as st
 from engine.errors import InputError
 from engine.report.costs import run_cost_text
 from engine.store import RunRecord
-from studio import access, runs, services, share, state
+from studio import access, drafts, runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
 from studio.components.results_view import init_view, render_results
 from studio.resultdata import Results
 from studio.share_panel import share_panel
 from studio.textsafe import safe_markdown
 
-access.guard("results")  # before anything is drawn or read
+VIEWER = access.guard("results")  # before anything is drawn or read
 
 SOURCE_KEY = "res_source"
 UPLOAD_KEY = "res_upload"
@@ -97,6 +97,13 @@ def _run_header(run: RunRecord) -> None:
         f"{run.done_cells} of {run.total_cells} answers scored · "
         f"{run_cost_text(run.cost_usd, run.options)}"
     )
+    if "editor" in access.allowed_pages(VIEWER) and st.button(
+        "Open this version in the editor",
+        icon=":material/edit_note:",
+        help="Opens the exact blueprint text this run used, as a version of the draft it "
+        "came from (or as a new draft).",
+    ):
+        _open_in_editor(run)
     if status in runs.ACTIVE:
 
         @st.fragment(run_every=1.0)
@@ -125,6 +132,23 @@ def _run_header(run: RunRecord) -> None:
             query_params={"run": run.id},
         )
     share_panel(run.id)
+
+
+def _open_in_editor(run: RunRecord) -> None:
+    """Open the exact text a run used in the editor, as a version of its draft."""
+    store = services.store()
+    text = store.blueprint_text(run.blueprint_hash)
+    if text is None:
+        st.error("The blueprint text of this run is missing from the store.")
+        return
+    draft, number = drafts.draft_for_run(
+        store, run, text, new_id=state.new_draft_id(), author=VIEWER.email
+    )
+    source = run.options.get("source")
+    st.session_state[state.DRAFT_ID] = draft
+    state.set_text(text, source_name=source if isinstance(source, str) else None, keep_source=False)
+    state.set_notice("success", f"Opened the text this run used: version {number} of its draft.")
+    st.switch_page("app_pages/editor.py")
 
 
 def _show_run(run_id: str, view: share.ResultsView) -> None:

@@ -17,7 +17,7 @@ from studio.components import run_memory
 from studio.components.common import no_such_run, notice, status_badge
 from studio.textsafe import safe_markdown
 
-access.guard("run")  # before anything is drawn or read
+VIEWER = access.guard("run")  # before anything is drawn or read
 
 MODELS = "run_models"
 JUDGING = "run_judging"
@@ -352,9 +352,26 @@ def _plan_view(prepared: PreparedRun) -> None:
             )
 
 
+def _kept_version(text: str) -> tuple[str, int] | None:
+    """Keep the text as a version of the session's draft; return (draft id, number)."""
+    did = state.draft_id()
+    if did is None:
+        return None
+    parsed = services.parse(text, state.source())
+    number = services.store().save_draft(
+        did,
+        text,
+        parsed.title if isinstance(parsed, Blueprint) else None,
+        explicit=True,
+        note="Kept when a run was started",
+        author=VIEWER.email,
+    )
+    return did, number
+
+
 def _start(text: str, source: str | None, choice: runs.RunChoice) -> None:
     try:
-        prepared = runs.start(services.store(), text, source, choice)
+        prepared = runs.start(services.store(), text, source, choice, draft=_kept_version(text))
     except BlueprintError as exc:
         state.set_notice("error", str(exc))
         return
