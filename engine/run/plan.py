@@ -8,7 +8,7 @@ temperature, the header's, and 0; a `system` list (or `systems`) is permuted wit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -16,12 +16,17 @@ from engine.blueprint.models import Blueprint, Prompt
 from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
 from engine.modelids import PROVIDERS, effective_model_id, is_collection, split_model_id
 from engine.providers import ChatMessage, ChatRequest
+from engine.providers.collections import model_collections, unknown_collection
+from engine.providers.custom import CustomModel, custom_models
 from engine.run.idealcheck import ideal_warnings
+from engine.settings import load_settings
 
 __all__ = [
     "GENERATION_MAX_TOKENS",
     "CellPlan",
+    "ModelChoice",
     "RunPlan",
+    "choose_models",
     "judges_for",
     "plan_run",
     "prompt_problems",
@@ -43,6 +48,7 @@ class CellPlan:
     system_index: int | None
     turns: int
     repeat: int = 0
+    variant: str | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -75,6 +81,7 @@ class CellPlan:
                 max_tokens=GENERATION_MAX_TOKENS,
                 tools=tools,
                 prompt_id=self.prompt.id,
+                variant=self.variant,
             )
         # Without tools every field is built here with its type (the history holds only
         # role/content texts): skip re-validation, it is per call (hot path).
@@ -85,6 +92,7 @@ class CellPlan:
             max_tokens=GENERATION_MAX_TOKENS,
             tools=None,
             prompt_id=self.prompt.id,
+            variant=self.variant,
         )
 
 
@@ -99,6 +107,7 @@ class RunPlan:
     custom_judges: bool
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    custom: dict[str, CustomModel] = field(default_factory=dict)
     _opening_keys: dict[tuple[str, str], str] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -143,39 +152,99 @@ def _offline(model: str) -> bool:
     return info is not None and info.api == "offline"
 
 
-def resolve_models(
-    blueprint: Blueprint, override: Sequence[str] | None
-) -> tuple[list[str], list[str]]:
-    """Return (model ids, problems) from `--models` or the blueprint's `models`."""
-    raw: list[Any] = list(override) if override else list(blueprint.models)
-    models: list[str] = []
-    problems: list[str] = []
-    for entry in raw:
+@dataclass
+class ModelChoice:
+    """The models a run will call, and what stops or questions that choice."""
+
+    models: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    custom: dict[str, CustomModel] = field(default_factory=dict)
+
+
+def choose_models(
+    blueprint: Blueprint,
+    override: Sequence[str] | None,
+    collections: Mapping[str, Sequence[str]] | None = None,
+) -> ModelChoice:
+    """The models of a run: `--models` or the blueprint's, collections expanded (spec §1.4).
+
+    Custom model objects run under their `id` (also when `--models` names that id), collection
+    names (`CORE`) become their ids, `{provider: model}` pairs become `provider:model`, and
+    duplicates are dropped.
+
+    Args:
+        blueprint: The blueprint (its custom models are known to `--models` too).
+        override: `--models`, if given.
+        collections: Known collections (default: the shipped ones and the user's settings).
+    """
+    known: dict[str, Sequence[str]] = (
+        dict(collections) if collections is not None else dict(model_collections(load_settings()))
+    )
+    custom = custom_models(blueprint.models)
+    choice = ChoiceBuilder(choice=ModelChoice(custom=custom), collections=known)
+    for entry in list(override) if override else list(blueprint.models):
+        choice.add(entry)
+    out = choice.choice
+    if not out.models and not out.problems:
+        out.problems.append("No models to run: add `models:` to the blueprint or pass --models.")
+    return out
+
+
+@dataclass
+class ChoiceBuilder:
+    """Adds `models` entries to a `ModelChoice` one by one."""
+
+    choice: ModelChoice
+    collections: dict[str, Sequence[str]]
+
+    def _append(self, model: str) -> None:
+        if model not in self.choice.models:
+            self.choice.models.append(model)
+
+    def add(self, entry: Any, collection: str | None = None) -> None:
+        """Add one entry: a custom model object, a pair, a collection name or a model id."""
+        out = self.choice
         if isinstance(entry, dict):
-            problems.append(
-                f"Custom model object '{entry.get('id')}' is not supported here; set "
-                "<PREFIX>_BASE_URL for an OpenAI-compatible endpoint and use `prefix:model`."
-            )
-            continue
+            if isinstance(entry.get("id"), str) and entry["id"] in out.custom:
+                self._append(entry["id"])
+            elif "id" not in entry and len(entry) == 1:
+                ((provider, name),) = entry.items()
+                self.add(f"{str(provider).strip()}:{str(name).strip()}")
+            else:
+                out.problems.append(
+                    f"The models entry {str(entry)[:60]} is not a model; remove it."
+                )
+            return
         text = str(entry).strip()
-        if is_collection(text):
-            problems.append(
-                f"'{text}' is a Weval model collection, which cannot be resolved here; list "
-                "the model ids explicitly (for example --models openai:gpt-4.1-mini)."
+        if text in out.custom:
+            self._append(text)
+        elif is_collection(text) and collection is None:
+            ids = self.collections.get(text)
+            if ids is None:
+                out.problems.append(unknown_collection(text, list(self.collections)))
+            elif not ids:
+                out.warnings.append(f"The model collection {text} is empty; it adds no models.")
+            for model in ids or ():
+                self.add(model, text)
+        elif (split := split_model_id(text)) is None:
+            where = f" (in the collection {collection})" if collection else ""
+            out.problems.append(
+                f"'{text}'{where} is not a model id; write provider:model, e.g. "
+                "openai:gpt-4.1-mini."
             )
-            continue
-        split = split_model_id(text)
-        if split is None:
-            problems.append(
-                f"'{text}' is not a model id; write provider:model, e.g. openai:gpt-4.1-mini."
-            )
-            continue
-        model = text if split[0] in ("ideal",) and text == "ideal" else f"{split[0]}:{split[1]}"
-        if model not in models:
-            models.append(model)
-    if not models and not problems:
-        problems.append("No models to run: add `models:` to the blueprint or pass --models.")
-    return models, problems
+        else:
+            self._append(text if text == "ideal" else f"{split[0]}:{split[1]}")
+
+
+def resolve_models(
+    blueprint: Blueprint,
+    override: Sequence[str] | None,
+    collections: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[list[str], list[str]]:
+    """Return (model ids, problems) from `--models` or the blueprint's `models` (`choose_models`)."""
+    choice = choose_models(blueprint, override, collections)
+    return choice.models, choice.problems
 
 
 def judges_for(
@@ -251,15 +320,19 @@ def plan_run(
     judges: Sequence[str] | None = None,
     judge: bool = True,
     repeats: int = 1,
+    collections: Mapping[str, Sequence[str]] | None = None,
 ) -> RunPlan:
     """Expand the run matrix and collect every problem that would stop the run.
 
     With `repeats` > 1 every cell is generated that many times, as separate effective models
     `<id>[rep:k]` (k from 0); the repeat index is part of every cache key, so repeats are real
-    calls, and a later run with the same repeats reuses them.
+    calls, and a later run with the same repeats reuses them. `collections` are the known
+    model collections (default: the shipped ones and the user's settings).
     """
-    model_ids, problems = resolve_models(blueprint, models)
-    warnings: list[str] = []
+    choice = choose_models(blueprint, models, collections)
+    model_ids, problems = choice.models, choice.problems
+    warnings: list[str] = list(choice.warnings)
+    variants_of = {m: c.fingerprint for m, c in choice.custom.items()}
     temps: list[float | None]
     if blueprint.temperatures:
         temps = [float(t) for t in blueprint.temperatures]
@@ -308,6 +381,7 @@ def plan_run(
                                 system_index=index,
                                 turns=_turns(prompt),
                                 repeat=repeat,
+                                variant=variants_of.get(model),
                             )
                         )
     judge_list: list[JudgeSpec] | None = None
@@ -322,4 +396,5 @@ def plan_run(
         custom_judges=custom,
         problems=list(dict.fromkeys(problems)),
         warnings=warnings + ideal_warnings(blueprint, model_ids),
+        custom={m: c for m, c in choice.custom.items() if m in model_ids},
     )

@@ -8,6 +8,7 @@ import streamlit as st
 
 from engine.blueprint import Blueprint
 from engine.errors import BlueprintError
+from engine.modelids import is_collection
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, run_cost_text
 from engine.run import judges_for
 from engine.run.service import PreparedRun
@@ -20,6 +21,7 @@ from studio.textsafe import safe_markdown
 access.guard("run")  # before anything is drawn or read
 
 MODELS = "run_models"
+COLLECTION = "run_collection"
 JUDGING = "run_judging"
 JUDGES = "run_judges"
 USE_CACHE = "run_use_cache"
@@ -178,8 +180,17 @@ def _monitor(run_id: str) -> None:
 
 
 def _model_options(bp: Blueprint) -> tuple[list[str], list[str]]:
-    """(options, default selection): the blueprint's models, `ideal`, and models used before."""
-    mine = [str(m) for m in bp.models if isinstance(m, str)]
+    """(options, default selection): the blueprint's models, `ideal`, and models used before.
+
+    Custom model objects are offered by their `id`, collection names by their models.
+    """
+    known = services.collections()
+    mine: list[str] = []
+    for entry in bp.models:
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            mine.append(entry["id"])
+        elif isinstance(entry, str):
+            mine += list(known.get(entry.strip(), ())) if is_collection(entry) else [entry]
     options = list(mine)
     if any(p.ideal for p in bp.prompts):
         options.append("ideal")
@@ -188,13 +199,40 @@ def _model_options(bp: Blueprint) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(options)), mine
 
 
+def _add_collection() -> None:
+    """Add the chosen collection's models to the models to run, then clear the choice."""
+    ids = services.collections().get(str(st.session_state.get(COLLECTION) or ""))
+    if ids:
+        current = [str(m) for m in st.session_state.get(MODELS) or []]
+        st.session_state[MODELS] = list(dict.fromkeys([*current, *ids]))
+    st.session_state[COLLECTION] = None
+
+
+def _collection_picker() -> None:
+    known = services.collections()
+    st.selectbox(
+        "Add a model collection",
+        [name for name, ids in known.items() if ids],
+        index=None,
+        key=COLLECTION,
+        on_change=_add_collection,
+        format_func=lambda name: f"{name} ({len(known.get(name, ()))} models)",
+        placeholder="Choose a collection to add its models",
+        help=(
+            "Weval's collections (CORE, QUICK, ...) and those under [collections] in "
+            "$BLUEPRINT_HOME/settings.toml. Choosing one adds its models above."
+        ),
+    )
+
+
 def _choice(bp: Blueprint) -> runs.RunChoice | None:
     options, default = _model_options(bp)
     memory_key = prefs.blueprint_key(bp.title, state.source(), state.draft_id())
     kept = run_memory.recall(
         memory_key, default, models_key=MODELS, judging_key=JUDGING, judges_key=JUDGES
     )
-    options = list(dict.fromkeys([*options, *kept.models]))
+    chosen = [str(m) for m in st.session_state.get(MODELS) or []]
+    options = list(dict.fromkeys([*options, *kept.models, *chosen]))
     models = st.multiselect(
         "Models to run",
         options,
@@ -207,6 +245,7 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
             "ollama:llama3.2. `ideal` answers with each prompt's ideal answer (free)."
         ),
     )
+    _collection_picker()
     text_points = sum(1 for p in bp.prompts for pt in p.points if pt.fn is None)
     judging = "none"
     judges: tuple[str, ...] | None = None
