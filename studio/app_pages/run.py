@@ -14,14 +14,13 @@ from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
 from studio import access, live_run, markers, prefs, runs, services, share, state
-from studio.components import run_memory
+from studio.components import model_picker, run_memory
 from studio.components.common import no_such_run, notice, status_badge
 from studio.textsafe import safe_markdown
 
 access.guard("run")  # before anything is drawn or read
 
 MODELS = "run_models"
-COLLECTION = "run_collection"
 JUDGING = "run_judging"
 JUDGES = "run_judges"
 USE_CACHE = "run_use_cache"
@@ -199,32 +198,6 @@ def _model_options(bp: Blueprint) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(options)), mine
 
 
-def _add_collection() -> None:
-    """Add the chosen collection's models to the models to run, then clear the choice."""
-    ids = services.collections().get(str(st.session_state.get(COLLECTION) or ""))
-    if ids:
-        current = [str(m) for m in st.session_state.get(MODELS) or []]
-        st.session_state[MODELS] = list(dict.fromkeys([*current, *ids]))
-    st.session_state[COLLECTION] = None
-
-
-def _collection_picker() -> None:
-    known = services.collections()
-    st.selectbox(
-        "Add a model collection",
-        [name for name, ids in known.items() if ids],
-        index=None,
-        key=COLLECTION,
-        on_change=_add_collection,
-        format_func=lambda name: f"{name} ({len(known.get(name, ()))} models)",
-        placeholder="Choose a collection to add its models",
-        help=(
-            "Weval's collections (CORE, QUICK, ...) and those under [collections] in "
-            "$BLUEPRINT_HOME/settings.toml. Choosing one adds its models above."
-        ),
-    )
-
-
 def _choice(bp: Blueprint) -> runs.RunChoice | None:
     options, default = _model_options(bp)
     memory_key = prefs.blueprint_key(bp.title, state.source(), state.draft_id())
@@ -245,7 +218,7 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
             "ollama:llama3.2. `ideal` answers with each prompt's ideal answer (free)."
         ),
     )
-    _collection_picker()
+    model_picker.collection_picker(MODELS)
     text_points = sum(1 for p in bp.prompts for pt in p.points if pt.fn is None)
     judging = "none"
     judges: tuple[str, ...] | None = None
