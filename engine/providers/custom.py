@@ -23,12 +23,20 @@ from engine.jsvalues import js_string
 from engine.providers.endpoints import Endpoint, WireApi
 from engine.settings import Settings
 
-__all__ = ["CustomModel", "custom_endpoints", "custom_models", "header_values"]
+__all__ = [
+    "CustomModel",
+    "custom_endpoints",
+    "custom_models",
+    "header_problem",
+    "header_values",
+]
 
 OPENAI_STYLE: Final = frozenset({"openai", "openrouter", "mistral", "together", "xai"})
 """`inherit` values whose chat shape is OpenAI's (Weval's default shape too)."""
 _ENV_VAR: Final = re.compile(r"\$\{([^}]+)\}")
 _NAME_SHOWN: Final = 60
+_HEADER_NAME: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_HEADER_VALUE: Final = re.compile(r"[\t\x20-\x7e]*")
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,26 @@ def _shown(name: str) -> str:
     return name if len(name) <= _NAME_SHOWN else name[:_NAME_SHOWN] + "…"
 
 
+def header_problem(name: str, value: str | None) -> str | None:
+    """Why a header cannot be sent (a bad name, or a value that is not one line of ASCII).
+
+    Args:
+        name: The header name.
+        value: The value (None to check the name only); it is never quoted.
+    """
+    if not _HEADER_NAME.fullmatch(name):
+        return (
+            f"the header name {json.dumps(_shown(name))} is not a valid HTTP header name "
+            "(letters, digits and - only, no spaces)"
+        )
+    if value is not None and not _HEADER_VALUE.fullmatch(value):
+        return (
+            f"the value of the header '{name}' must be one line of plain ASCII text "
+            "(no line breaks, control or non-ASCII characters)"
+        )
+    return None
+
+
 def header_values(
     model: CustomModel, environ: Mapping[str, str], allowed: Sequence[str]
 ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
@@ -118,8 +146,8 @@ def header_values(
         `MIN_SECRET` characters or more), which must be redacted wherever text is shown.
 
     Raises:
-        ConfigError: A variable is not allowed (the same words whether it exists or not), or
-            is allowed but not set.
+        ConfigError: A variable is not allowed (the same words whether it exists or not), is
+            allowed but not set, or a header cannot be sent (`header_problem`).
     """
     allowed_set = set(allowed)
     secrets: list[str] = []
@@ -141,7 +169,11 @@ def header_values(
                 secrets.append(found)
             return found
 
-        out.append((key, _ENV_VAR.sub(env, value)))
+        sent = _ENV_VAR.sub(env, value)
+        problem = header_problem(key, sent)
+        if problem is not None:
+            raise ConfigError(f"Custom model '{_shown(model.id)}': {problem}.")
+        out.append((key, sent))
     return tuple(out), tuple(sorted(set(secrets), key=len, reverse=True))
 
 

@@ -83,3 +83,10 @@ def test_weval_errors_of_custom_models_are_reported_at_the_entry():
     text = CUSTOM.replace("    modelName: tiny\n", "")
     (d,) = find(text, "invalid-blueprint")
     assert "'modelName' is required and must be a string" in d.message and d.line == 2
+
+
+def test_a_header_with_a_line_break_is_reported():
+    text = CUSTOM.replace('"Bearer ${TEAM_TOKEN}"', '"a\\nInjected: 1"')
+    settings = Settings(model_allow=("127.0.0.1",))
+    (d,) = find(text, "custom-model", settings=settings)
+    assert "one line of plain ASCII text" in d.message

@@ -81,3 +81,18 @@ def test_a_refused_model_cannot_be_called_and_says_why():
             await pool.chat(ChatRequest(model_id="mine", messages=HI))
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("headers", "environ", "needle"),
+    [
+        ({"X-Token": "a\r\nInjected: 1"}, {}, "must be one line of plain ASCII text"),
+        ({"X-Token": "${TOK}"}, {"TOK": "line\nbreak-secret"}, "must be one line of plain ASCII"),
+        ({"Bad Name": "v"}, {}, 'the header name "Bad Name" is not a valid HTTP header name'),
+    ],
+)
+def test_headers_that_cannot_be_sent_are_refused_before_any_call(headers, environ, needle):
+    model = _model("http://127.0.0.1:9/v1/chat/completions", headers=headers)
+    (reason,) = custom_endpoints({"mine": model}, environ, SETTINGS).values()
+    assert isinstance(reason, str) and needle in reason
+    assert "break-secret" not in reason and "Injected" not in reason

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from studio import state
-from tests.studio.helpers import app
+from tests.studio.helpers import app, texts
 
 BLUEPRINT = """title: Picker
 models:
@@ -49,3 +49,22 @@ def test_choosing_a_collection_adds_its_models(tmp_path, monkeypatch):
     _picker(at).set_value("QUICK").run()
     chosen = at.multiselect[0].value
     assert len(chosen) == 3 + 5 and "openrouter:google/gemini-2.5-flash" in chosen
+
+
+def test_a_run_of_a_custom_model_opens_in_the_results_page(fake_llm, monkeypatch):
+    from engine.run import RunOptions
+    from engine.run.service import prepare_run, run_sync
+    from studio import services
+
+    monkeypatch.setenv("BLUEPRINT_MODEL_ALLOW", "127.0.0.1")
+    text = BLUEPRINT.replace("http://127.0.0.1:9", fake_llm.url).replace("  - openai:fake-a\n", "")
+    store = services.store()
+    prepared = prepare_run(store, text, source="picker.yml", options=RunOptions(judge=False))
+    assert prepared.problems == []
+    run_sync(prepared.run_id, prepared.plan, store, prepared.options)
+    at = app()
+    at.query_params["run"] = prepared.run_id
+    at.switch_page("app_pages/results.py").run()
+    assert not at.exception
+    board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
+    assert "my-local" in board

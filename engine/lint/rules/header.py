@@ -15,7 +15,7 @@ from engine.jsvalues import js_number_str, js_string
 from engine.lint.context import LintContext
 from engine.modelids import PROVIDERS, is_collection, split_model_id
 from engine.providers.collections import model_collections
-from engine.providers.custom import custom_models
+from engine.providers.custom import custom_models, header_problem
 
 __all__ = ["RULES", "known_provider"]
 
@@ -173,7 +173,15 @@ def _custom_model(ctx: LintContext, entry: dict[str, Any], span: Span) -> None:
     headers = entry.get("headers")
     allowed = set(ctx.settings.call_env)
     for key, value in headers.items() if isinstance(headers, dict) else ():
-        for name in _ENV_VAR.findall(js_string(value)):
+        text = js_string(value)
+        problem = header_problem(str(key), _ENV_VAR.sub("x", text))
+        if problem is not None:
+            ctx.add(
+                "custom-model",
+                ctx.value_span(headers, key, span),
+                f"The custom model `{shown}` cannot be called: {excerpt(problem, 200, quote=False)}.",
+            )
+        for name in _ENV_VAR.findall(text):
             if name not in allowed:
                 ctx.add(
                     "custom-model",
