@@ -12,7 +12,7 @@ from engine.providers.collections import model_collections, unknown_collection
 from engine.providers.custom import CustomModel, custom_models
 from engine.settings import load_settings
 
-__all__ = ["ChoiceBuilder", "ModelChoice", "choose_models", "resolve_models"]
+__all__ = ["ModelChoice", "choose_models", "resolve_models"]
 
 
 @dataclass
@@ -45,7 +45,7 @@ def choose_models(
         dict(collections) if collections is not None else dict(model_collections(load_settings()))
     )
     custom = custom_models(blueprint.models)
-    choice = ChoiceBuilder(choice=ModelChoice(custom=custom), collections=known)
+    choice = _ChoiceBuilder(choice=ModelChoice(custom=custom), collections=known)
     for entry in list(override) if override else list(blueprint.models):
         choice.add(entry)
     out = choice.choice
@@ -55,7 +55,7 @@ def choose_models(
 
 
 @dataclass
-class ChoiceBuilder:
+class _ChoiceBuilder:
     """Adds `models` entries to a `ModelChoice` one by one."""
 
     choice: ModelChoice
