@@ -73,12 +73,16 @@ PROVIDERS: dict[str, ProviderInfo] = {
 `<PREFIX>_BASE_URL` is set (for example `VLLM_BASE_URL` for `vllm:my-model`)."""
 
 _SUFFIX = re.compile(r"\[(?:temp|sp_idx):[^\]]*\]")
-_COLLECTION = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
 def is_collection(model_id: str) -> bool:
-    """True for Weval's all-uppercase collection placeholders such as `CORE`."""
-    return bool(_COLLECTION.fullmatch(model_id))
+    """True for Weval's collection placeholders such as `CORE`: no `:`, no lower-case letter.
+
+    This is Weval's rule (`!m.includes(':') && m.toUpperCase() === m`), with at least one
+    letter required.
+    """
+    name = model_id.strip()
+    return ":" not in name and name == name.upper() and any(c.isalpha() for c in name)
 
 
 def split_model_id(model_id: str) -> tuple[str, str] | None:

@@ -75,6 +75,10 @@ class Settings:
         version_pause_s: Seconds of editing pause after which the next edit of a draft
             starts a new version (`BLUEPRINT_VERSION_PAUSE_S`, or `version_pause_s` under
             `[editor]`); see `engine.store.versions`.
+        model_allow: Hosts a blueprint's custom model objects may reach (`BLUEPRINT_MODEL_ALLOW`
+            or `[models] allow`), the same syntax and rules as `call_allow`.
+        collections: Model collections (`CORE = ["openai:gpt-4.1-mini", ...]` under
+            `[collections]`); they replace the shipped ones of the same name.
     """
 
     call_allow: tuple[str, ...] = ()
@@ -85,6 +89,8 @@ class Settings:
     source: Path | None = None
     max_input_mb: float = DEFAULT_MAX_INPUT_MB
     version_pause_s: float = DEFAULT_VERSION_PAUSE_S
+    model_allow: tuple[str, ...] = ()
+    collections: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _number(
@@ -137,11 +143,37 @@ def _call_env(path: Path, call: dict[str, Any]) -> tuple[str, ...]:
     return tuple(_split(os.environ.get("BLUEPRINT_CALL_ENV", ""))) + tuple(names)
 
 
+def _model_allow(path: Path, data: dict[str, Any]) -> tuple[str, ...]:
+    section = data.get("models", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [models] must be a table.")
+    allow = section.get("allow", [])
+    if not isinstance(allow, list) or not all(isinstance(h, str) for h in allow):
+        raise ConfigError(f"{path}: [models] allow must be a list of host names.")
+    return tuple(_split(os.environ.get("BLUEPRINT_MODEL_ALLOW", ""))) + tuple(allow)
+
+
+def _collections(path: Path, data: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    section = data.get("collections", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [collections] must be a table of NAME = [model ids].")
+    out: dict[str, tuple[str, ...]] = {}
+    for name, ids in section.items():
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise ConfigError(
+                f"{path}: [collections] {name} must be a list of model ids, such as "
+                f'{name} = ["openai:gpt-4.1-mini"].'
+            )
+        out[str(name)] = tuple(i.strip() for i in ids if i.strip())
+    return out
+
+
 def load_settings(path: Path | None = None) -> Settings:
     """Read settings from the environment and `$BLUEPRINT_HOME/settings.toml`.
 
     Environment: `BLUEPRINT_CALL_ALLOW` (comma-separated hosts), `BLUEPRINT_CALL_ENV`
-    (comma-separated variable names), `BLUEPRINT_FACTCHECK_URL`, `BLUEPRINT_FACTCHECK_TOKEN`.
+    (comma-separated variable names), `BLUEPRINT_FACTCHECK_URL`, `BLUEPRINT_FACTCHECK_TOKEN`,
+    `BLUEPRINT_MODEL_ALLOW` (comma-separated hosts for custom model objects).
 
     Raises:
         ConfigError: The settings file exists but is not valid TOML or has wrong types.
@@ -177,4 +209,6 @@ def load_settings(path: Path | None = None) -> Settings:
         source=path if path.is_file() else None,
         max_input_mb=_max_input_mb(data, path),
         version_pause_s=_version_pause_s(data, path),
+        model_allow=_model_allow(path, data),
+        collections=_collections(path, data),
     )

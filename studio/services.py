@@ -17,9 +17,10 @@ import streamlit as st
 
 from engine.blueprint import Blueprint, parse_blueprint
 from engine.checks import CheckEnv
-from engine.errors import BlueprintError, InputError
+from engine.errors import BlueprintError, ConfigError, InputError
 from engine.jsonl import json_error_words, loads_like_js
 from engine.lint import Diagnostic, lint
+from engine.providers.collections import model_collections
 from engine.report import read_comparison
 from engine.settings import home_dir, load_settings
 from engine.store import JudgmentRow, RunRecord, Store, open_store
@@ -31,6 +32,7 @@ __all__ = [
     "RunView",
     "blueprint_of_run",
     "check_env",
+    "collections",
     "examples",
     "lint_text",
     "parse",
@@ -66,6 +68,15 @@ def parse(text: str, source: str | None = None) -> Blueprint | BlueprintError:
         return parse_blueprint(text, source=source)
     except BlueprintError as exc:
         return exc
+
+
+def collections() -> dict[str, tuple[str, ...]]:
+    """The model collections (shipped, and `[collections]` of the user's settings)."""
+    try:
+        settings = load_settings()
+    except ConfigError:  # an unusable settings file: the shipped collections still work
+        settings = None
+    return model_collections(settings)
 
 
 @st.cache_resource(show_spinner=False)

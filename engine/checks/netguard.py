@@ -1,4 +1,4 @@
-"""Which hosts `$call` may reach: the user's allow-list, and no private addresses by default.
+"""Which hosts `$call` and custom models may reach: an allow-list, no private addresses by default.
 
 A blueprint is untrusted: its `$call` could aim at the cloud metadata service
 (`169.254.169.254`), a database on localhost or the office network. Before any request the host
@@ -6,6 +6,9 @@ must be in `Settings.call_allow` (exact host, or `*.domain` for its subdomains),
 address it resolves to must be public. Loopback, private, link-local, unspecified, multicast
 and other non-global addresses are refused unless the host is listed literally (an explicit
 opt-in such as `127.0.0.1` for a local service).
+
+A blueprint's custom model objects (`models: [{id, url, ...}]`) pass the same guard with their
+own list, `Settings.model_allow` (`BLUEPRINT_MODEL_ALLOW`, `[models] allow`): `kind="model"`.
 """
 
 from __future__ import annotations
@@ -13,13 +16,15 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Callable
-from typing import Final
+from typing import Final, Literal
 from urllib.parse import urlsplit
 
 from engine.settings import Settings
 
 __all__ = [
     "ALLOW_HELP",
+    "MODEL_ALLOW_HELP",
+    "GuardKind",
     "call_host_refusal",
     "embedded_ipv4",
     "host_of",
@@ -33,7 +38,25 @@ ALLOW_HELP = (
     '`[call] allow = ["api.example.org", "*.example.org"]` in $BLUEPRINT_HOME/settings.toml.'
 )
 
+MODEL_ALLOW_HELP = (
+    "To allow a custom model's address, add its host to the environment variable "
+    "BLUEPRINT_MODEL_ALLOW (comma-separated host names, e.g. BLUEPRINT_MODEL_ALLOW=127.0.0.1 for "
+    'a model server on this machine) or to `[models] allow = ["llm.example.org"]` in '
+    "$BLUEPRINT_HOME/settings.toml."
+)
+
+GuardKind = Literal["call", "model"]
+"""Whose allow-list applies: `$call`'s (`call_allow`) or custom models' (`model_allow`)."""
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _allow_list(settings: Settings, kind: GuardKind) -> tuple[str, ...]:
+    return settings.model_allow if kind == "model" else settings.call_allow
+
+
+def _help(kind: GuardKind) -> str:
+    return MODEL_ALLOW_HELP if kind == "model" else ALLOW_HELP
 
 
 def host_of(url: str) -> str | None:
@@ -132,7 +155,7 @@ def _non_public(ip: IPAddress) -> str | None:
     return None if ip.is_global else "non-public"
 
 
-def _listed(host: str, settings: Settings) -> tuple[bool, bool]:
+def _listed(host: str, settings: Settings, kind: GuardKind = "call") -> tuple[bool, bool]:
     """Return (allowed by the list, listed literally).
 
     `*` allows every host; `*.example.org` allows the subdomains of example.org (never an IP
@@ -141,7 +164,7 @@ def _listed(host: str, settings: Settings) -> tuple[bool, bool]:
     literal = False
     allowed = False
     is_ip = _literal_ip(host) is not None
-    for entry in settings.call_allow:
+    for entry in _allow_list(settings, kind):
         entry = entry.strip().lower().rstrip(".")
         if entry.startswith("[") and entry.endswith("]"):
             entry = entry[1:-1]
@@ -157,16 +180,17 @@ def _listed(host: str, settings: Settings) -> tuple[bool, bool]:
     return allowed, literal
 
 
-def _address_refusal(host: str, kind: str, address: str) -> str:
+def _address_refusal(host: str, kind: str, address: str, guard: GuardKind = "call") -> str:
+    variable = "BLUEPRINT_MODEL_ALLOW" if guard == "model" else "BLUEPRINT_CALL_ALLOW"
     return (
         f"Refusing to call '{host}': it is a {kind} address ({address}). Loopback, private, "
         "link-local, unspecified and multicast addresses are refused unless the host is listed "
-        f"literally in the allow-list (e.g. BLUEPRINT_CALL_ALLOW={host}). {ALLOW_HELP}"
+        f"literally in the allow-list (e.g. {variable}={host}). {_help(guard)}"
     )
 
 
-def call_host_refusal(url: str, settings: Settings) -> str | None:
-    """Return why `$call` may not reach `url` under `settings`, or None if it may.
+def call_host_refusal(url: str, settings: Settings, kind: GuardKind = "call") -> str | None:
+    """Return why `$call` (or, with `kind="model"`, a custom model) may not reach `url`.
 
     A static check for the linter: the URL's scheme and host, the allow-list, and literal IP
     addresses or `localhost`. It never resolves DNS (`resolve_refusal` does, before a request).
@@ -174,16 +198,17 @@ def call_host_refusal(url: str, settings: Settings) -> str | None:
     host = host_of(url)
     if host is None:
         return f"Refusing to call '{url}': only http:// and https:// URLs with a host are allowed."
-    allowed, literal = _listed(host, settings)
+    allowed, literal = _listed(host, settings, kind)
     if not allowed:
-        return f"Refusing to call '{host}': it is not in the $call allow-list. {ALLOW_HELP}"
+        what = "custom model" if kind == "model" else "$call"
+        return f"Refusing to call '{host}': it is not in the {what} allow-list. {_help(kind)}"
     if literal:
         return None
     if host == "localhost" or host.endswith(".localhost"):
-        return _address_refusal(host, "loopback", host)
+        return _address_refusal(host, "loopback", host, kind)
     ip = _literal_ip(host)
-    if ip is not None and (kind := _non_public(ip)) is not None:
-        return _address_refusal(host, kind, _shown(ip))
+    if ip is not None and (address_kind := _non_public(ip)) is not None:
+        return _address_refusal(host, address_kind, _shown(ip), kind)
     return None
 
 
@@ -192,20 +217,24 @@ def _default_resolve(host: str) -> list[str]:
 
 
 def resolve_refusal(
-    url: str, settings: Settings, resolve: Callable[[str], list[str]] | None = None
+    url: str,
+    settings: Settings,
+    resolve: Callable[[str], list[str]] | None = None,
+    kind: GuardKind = "call",
 ) -> str | None:
     """`call_host_refusal`, then resolve the host and refuse any non-public address.
 
     Args:
         url: The URL about to be requested.
-        settings: The allow-list.
+        settings: The allow-lists.
         resolve: Host name to addresses (default: `socket.getaddrinfo`).
+        kind: Whose allow-list applies (`$call`'s or custom models').
     """
-    static = call_host_refusal(url, settings)
+    static = call_host_refusal(url, settings, kind)
     if static is not None:
         return static
     host = host_of(url) or ""
-    if _listed(host, settings)[1] or _literal_ip(host) is not None:
+    if _listed(host, settings, kind)[1] or _literal_ip(host) is not None:
         return None
     try:
         addresses = (resolve or _default_resolve)(host)
@@ -215,7 +244,7 @@ def resolve_refusal(
         return f"Refusing to call '{host}': its name does not resolve."
     for address in addresses:
         ip = _literal_ip(address.split("%")[0])
-        kind = "unparseable" if ip is None else _non_public(ip)
-        if kind is not None:
-            return _address_refusal(host, kind, address if ip is None else _shown(ip))
+        found = "unparseable" if ip is None else _non_public(ip)
+        if found is not None:
+            return _address_refusal(host, found, address if ip is None else _shown(ip), kind)
     return None

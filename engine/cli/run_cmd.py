@@ -45,6 +45,14 @@ def _print_plan(prepared: Any) -> None:
         f" x {len(systems)} system prompts{again} = {len(plan.cells)} cells"
     )
     click.echo(f"Models: {', '.join(plan.models) or '-'}")
+    from engine.providers.endpoints import display_url
+
+    for model in plan.custom.values():
+        shape = "completions" if model.format == "completions" else f"chat ({model.inherit})"
+        click.echo(
+            f"Custom model {model.id}: {shape} at {display_url(model.url)}, "
+            f"model {model.model_name}"
+        )
     if plan.judges:
         kind = "custom" if plan.custom_judges else "default (a backup judge may add calls)"
         click.echo(f"Judges ({kind}): {', '.join(j.label for j in plan.judges)}")

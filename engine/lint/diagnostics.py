@@ -70,7 +70,10 @@ CODES: dict[str, CodeInfo] = _codes(
     ("temperature-ignored", "warning", "A temperature that another setting overrides."),
     ("systems-multiple-null", "error", "More than one `null` in `systems`."),
     ("unknown-provider", "error", "A model id whose provider is not known."),
-    ("model-collection", "info", "A model collection such as CORE, which cannot be resolved here."),
+    ("model-collection", "info", "A model collection such as CORE, and the models it runs."),
+    ("unknown-collection", "error", "A collection name that is not defined."),
+    ("custom-model", "error", "A custom model object that cannot be called as written."),
+    ("model-host-refused", "error", "A custom model at an address that is not allowed."),
     ("model-object", "error", "A model written as `{provider: model}` instead of a string."),
 )
 """Every diagnostic code with its severity and summary; `docs/lint.md` has one heading per code."""

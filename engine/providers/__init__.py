@@ -8,6 +8,8 @@ async with ProviderPool() as pool:
 Model ids are `provider:model`. Keys come from `<PROVIDER>_API_KEY` and endpoints from
 `<PROVIDER>_BASE_URL` (environment, or `.streamlit/secrets.toml`; see `load_environ`); any
 unknown prefix works as an OpenAI-compatible endpoint once its `<PREFIX>_BASE_URL` is set.
+A blueprint's custom model objects are called by their `id` (`engine.providers.custom`), and
+collection names such as `CORE` are expanded first (`engine.providers.collections`).
 Keys never appear in messages, logs, reprs or statistics.
 """
 

@@ -120,7 +120,10 @@ def _classify(endpoint: Endpoint, response: httpx.Response, url: str) -> wire.Re
     if status in (408, 425) or status >= 500:
         return Failure("server", f"HTTP {status} from {where}{detail}", status, True, after)
     if status in (401, 403):
-        if endpoint.key:
+        if endpoint.custom:
+            what = f"{where} refused the custom model '{endpoint.model_id}'"
+            todo = "check the `headers` of its definition in the blueprint"
+        elif endpoint.key:
             what = f"the provider '{endpoint.provider}' refused the API key in {endpoint.key_env}"
             todo = f"check {endpoint.key_env}"
         else:
@@ -131,7 +134,8 @@ def _classify(endpoint: Endpoint, response: httpx.Response, url: str) -> wire.Re
         return Failure(
             "not_found",
             f"not found (HTTP 404) at {where}: the model id '{endpoint.model_id}' may be wrong, "
-            f"or {endpoint.url_env} may point at the wrong endpoint{detail}",
+            f"or {'its `url`' if endpoint.custom else endpoint.url_env} may point at the wrong "
+            f"endpoint{detail}",
             404,
             False,
         )
@@ -179,6 +183,7 @@ async def send(
             return Failure("connection", message, retryable=False)
         if isinstance(exc, httpx.ConnectError):
             server = "Ollama" if endpoint.api == "ollama" else "the endpoint"
-            message += f"; is {server} running there? {endpoint.url_env} sets the address"
+            setting = "the custom model's `url`" if endpoint.custom else endpoint.url_env
+            message += f"; is {server} running there? {setting} sets the address"
         return Failure("connection", message)
     return _classify(endpoint, response, url)

@@ -30,7 +30,7 @@ __all__ = [
 SECRETS_PATH = Path(".streamlit/secrets.toml")
 """Streamlit's secrets file, read relative to the current directory."""
 
-WireApi = Literal["openai", "anthropic", "ollama"]
+WireApi = Literal["openai", "anthropic", "ollama", "completions"]
 _SETTING = re.compile(r"[A-Z][A-Z0-9_]*_(?:API_KEY|BASE_URL)")
 
 
@@ -125,6 +125,11 @@ class Endpoint:
         key_env: The variable that holds the key (named in messages; the key never is).
         url_env: The variable that overrides the endpoint.
         key: The API key, if any; left out of the repr.
+        url: The full request URL of a custom model (posted to as is); None for providers.
+        headers: Extra request headers of a custom model (left out of the repr).
+        header_secrets: Values taken from variables into `headers` (redacted everywhere).
+        prompt_format: For the completions format: `raw`, or None for Weval's
+            `User: ... Assistant:` conversation.
     """
 
     model_id: str
@@ -135,11 +140,20 @@ class Endpoint:
     key_env: str
     url_env: str
     key: str | None = field(default=None, repr=False)
+    url: str | None = None
+    headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    header_secrets: tuple[str, ...] = field(default=(), repr=False)
+    prompt_format: str | None = None
+
+    @property
+    def custom(self) -> bool:
+        """True for a blueprint's custom model object (posted to `url` as Weval does)."""
+        return self.url is not None
 
     @property
     def secrets(self) -> tuple[str, ...]:
         """Values that must never appear in messages."""
-        return (self.key,) if self.key else ()
+        return ((self.key,) if self.key else ()) + self.header_secrets
 
 
 def _known_list() -> str:

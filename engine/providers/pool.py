@@ -15,7 +15,7 @@ import httpx
 
 from engine.errors import ConfigError, ProviderError
 from engine.providers import wire
-from engine.providers.attempt import Failure, FailureKind, send
+from engine.providers.attempt import Failure, FailureKind, redact, send
 from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
@@ -130,6 +130,8 @@ class ProviderPool:
         rng: Randomness for the jitter.
         local: Models answered in this process (`ideal`, `replay`), by provider prefix; they
             bypass HTTP, limits and retries.
+        custom: A blueprint's custom models by id (`engine.providers.custom.custom_endpoints`):
+            an endpoint, or why the model cannot be called. They come before every provider.
     """
 
     def __init__(
@@ -146,6 +148,7 @@ class ProviderPool:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         rng: random.Random | None = None,
         local: Mapping[str, LocalModel] | None = None,
+        custom: Mapping[str, Endpoint | str] | None = None,
     ) -> None:
         if global_limit < 1 or max_attempts < 1:
             raise ValueError("global_limit and max_attempts must be at least 1")
@@ -166,6 +169,7 @@ class ProviderPool:
         self._providers: dict[str, _Provider] = {}
         self._endpoints: dict[str, Endpoint] = {}
         self._local = dict(local or {})
+        self._custom = dict(custom or {})
 
     def __repr__(self) -> str:
         return (
@@ -202,7 +206,7 @@ class ProviderPool:
 
     def local_model(self, model_id: str) -> LocalModel | None:
         """The local model that answers `model_id`, if it is one."""
-        if not self._local:
+        if not self._local or model_id in self._custom:
             return None
         return self._local.get(model_id.partition(":")[0].strip())
 
@@ -224,7 +228,11 @@ class ProviderPool:
     def _endpoint(self, model_id: str) -> Endpoint:
         endpoint = self._endpoints.get(model_id)
         if endpoint is None:
-            endpoint = self._endpoints[model_id] = resolve(model_id, self._environ)
+            custom = self._custom.get(model_id)
+            if isinstance(custom, str):
+                raise ConfigError(custom)
+            endpoint = custom or resolve(model_id, self._environ)
+            self._endpoints[model_id] = endpoint
         return endpoint
 
     def _provider(self, name: str) -> _Provider:
@@ -343,13 +351,15 @@ class ProviderPool:
         cost = self.prices.cost(request.model_id, reply.usage)
         if cost is not None:
             state.cost_usd += cost
+        endpoint = self._endpoint(request.model_id)
+        text = redact(reply.text, endpoint.header_secrets)  # a server echoing its headers
         return ChatResponse(
-            text=reply.text,
+            text=text,
             tool_calls=reply.tool_calls,
             usage=reply.usage,
             latency_ms=elapsed * 1000,
             attempts=attempt,
-            model=reply.model or self._endpoint(request.model_id).model,
+            model=reply.model or endpoint.model,
             finish_reason=reply.finish_reason,
             cost_usd=cost,
         )

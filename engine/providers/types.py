@@ -61,6 +61,11 @@ class ChatRequest(BaseModel):
         description="The blueprint prompt this call answers (local models answer by it; "
         "never sent to a provider, not part of the cache key).",
     )
+    variant: str | None = Field(
+        default=None,
+        description="What else tells this model's answers apart (a custom model's address and "
+        "name, hashed): part of the cache key, never sent.",
+    )
 
     @field_validator("tools")
     @classmethod

@@ -1,4 +1,9 @@
-"""The three wire protocols: OpenAI chat completions, Anthropic messages and Ollama chat."""
+"""The wire protocols: OpenAI chat completions, Anthropic messages, Ollama chat, completions.
+
+Custom model objects of a blueprint (`Endpoint.custom`) are posted to their own `url` with
+their own headers, as Weval's generic client does: chat in their `inherit` shape, or the
+OpenAI-style completions format (`prompt` in, `choices[0].text` out); their answers are trimmed.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,14 @@ from engine.evidence import ToolCall
 from engine.providers.endpoints import Endpoint
 from engine.providers.types import ChatRequest, Usage
 
-__all__ = ["ANTHROPIC_DEFAULT_MAX_TOKENS", "ANTHROPIC_VERSION", "Reply", "build", "parse"]
+__all__ = [
+    "ANTHROPIC_DEFAULT_MAX_TOKENS",
+    "ANTHROPIC_VERSION",
+    "Reply",
+    "build",
+    "completions_prompt",
+    "parse",
+]
 
 ANTHROPIC_VERSION = "2023-06-01"
 ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
@@ -103,14 +115,50 @@ def _openai_request(
     if request.temperature is not None:
         body["temperature"] = request.temperature
     if request.max_tokens is not None:
-        cap = "max_completion_tokens" if endpoint.provider == "openai" else "max_tokens"
+        own = endpoint.provider == "openai" and not endpoint.custom
+        cap = "max_completion_tokens" if own else "max_tokens"
         body[cap] = request.max_tokens
     if request.tools:
         body["tools"] = [_openai_tool(t) for t in request.tools]
     headers = _bearer(endpoint)
-    if endpoint.provider == "openrouter":
+    if endpoint.provider == "openrouter" and not endpoint.custom:
         headers["X-Title"] = OPENROUTER_TITLE
     return f"{endpoint.base_url}/chat/completions", headers, body
+
+
+def completions_prompt(messages: list[dict[str, str]], prompt_format: str | None) -> str:
+    """One prompt text from a conversation, as Weval's generic client writes it.
+
+    Conversational (the default): system texts first, then `User: ...` and `Assistant: ...`
+    lines, ending with `Assistant:`. `raw`: the texts alone, separated by blank lines.
+    """
+    out = ""
+    raw = prompt_format == "raw"
+    for message in messages:
+        role, content = message["role"], message["content"]
+        if role == "system" or raw:
+            out += content + "\n\n"
+        elif role == "user":
+            out += f"User: {content}\n"
+        elif role == "assistant":
+            out += f"Assistant: {content}\n"
+    if not raw and messages and not out.endswith("Assistant: "):
+        out += "Assistant:"
+    return out.strip()
+
+
+def _completions_request(
+    endpoint: Endpoint, request: ChatRequest, messages: list[dict[str, str]]
+) -> tuple[str, dict[str, str], dict[str, Any]]:
+    body: dict[str, Any] = {
+        "model": endpoint.model,
+        "prompt": completions_prompt(messages, endpoint.prompt_format),
+    }
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    if request.max_tokens is not None:
+        body["max_tokens"] = request.max_tokens
+    return f"{endpoint.base_url}/completions", _bearer(endpoint), body
 
 
 def build(endpoint: Endpoint, request: ChatRequest) -> tuple[str, dict[str, str], dict[str, Any]]:
@@ -123,10 +171,18 @@ def build(endpoint: Endpoint, request: ChatRequest) -> tuple[str, dict[str, str]
     """
     messages = [{"role": m["role"], "content": m["content"]} for m in request.messages]
     if endpoint.api == "anthropic":
-        return _anthropic_request(endpoint, request, messages)
-    if endpoint.api == "ollama":
-        return _ollama_request(endpoint, request, messages)
-    return _openai_request(endpoint, request, messages)
+        url, headers, body = _anthropic_request(endpoint, request, messages)
+    elif endpoint.api == "ollama":
+        url, headers, body = _ollama_request(endpoint, request, messages)
+    elif endpoint.api == "completions":
+        url, headers, body = _completions_request(endpoint, request, messages)
+    else:
+        url, headers, body = _openai_request(endpoint, request, messages)
+    if endpoint.url is not None:  # a custom model: its own address and headers, no streaming
+        url = endpoint.url
+        headers.update(endpoint.headers)
+        body["stream"] = False
+    return url, headers, body
 
 
 def _int(value: Any) -> int:
@@ -176,24 +232,34 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _openai(data: dict[str, Any]) -> Reply:
+def _first_choice(data: dict[str, Any]) -> dict[str, Any]:
+    """`choices[0]` of an OpenAI-style answer (chat or completions)."""
     choices = data.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise WireFormatError("no choices[0] in the answer")
-    message = choices[0].get("message")
+    return choices[0]
+
+
+def _openai_usage(data: dict[str, Any]) -> Usage:
+    usage = _dict(data.get("usage"))
+    return Usage(
+        input_tokens=_int(usage.get("prompt_tokens")),
+        output_tokens=_int(usage.get("completion_tokens")),
+    )
+
+
+def _openai(data: dict[str, Any]) -> Reply:
+    choice = _first_choice(data)
+    message = choice.get("message")
     if not isinstance(message, dict):
         raise WireFormatError("no choices[0].message in the answer")
     calls = _function_calls(message.get("tool_calls"))
-    usage = _dict(data.get("usage"))
     return Reply(
         text=_text(message.get("content")),
         tool_calls=calls or None,
-        usage=Usage(
-            input_tokens=_int(usage.get("prompt_tokens")),
-            output_tokens=_int(usage.get("completion_tokens")),
-        ),
+        usage=_openai_usage(data),
         model=_str(data.get("model")),
-        finish_reason=_str(choices[0].get("finish_reason")),
+        finish_reason=_str(choice.get("finish_reason")),
     )
 
 
@@ -237,8 +303,28 @@ def _ollama(data: dict[str, Any]) -> Reply:
     )
 
 
+def _completions(data: dict[str, Any]) -> Reply:
+    choice = _first_choice(data)
+    text = choice.get("text")
+    if not isinstance(text, str):
+        raise WireFormatError("no choices[0].text in the answer")
+    return Reply(
+        text=text,
+        tool_calls=None,
+        usage=_openai_usage(data),
+        model=_str(data.get("model")),
+        finish_reason=_str(choice.get("finish_reason")),
+    )
+
+
+def _trimmed(reply: Reply) -> Reply:
+    return Reply(
+        reply.text.strip(), reply.tool_calls, reply.usage, reply.model, reply.finish_reason
+    )
+
+
 def parse(endpoint: Endpoint, data: Any) -> Reply:
-    """Parse a decoded 2xx body in `endpoint`'s protocol.
+    """Parse a decoded 2xx body in `endpoint`'s protocol (a custom model's text is trimmed).
 
     Raises:
         WireFormatError: The body does not have the protocol's shape.
@@ -246,7 +332,11 @@ def parse(endpoint: Endpoint, data: Any) -> Reply:
     if not isinstance(data, dict):
         raise WireFormatError("the answer is not a JSON object")
     if endpoint.api == "anthropic":
-        return _anthropic(data)
-    if endpoint.api == "ollama":
-        return _ollama(data)
-    return _openai(data)
+        reply = _anthropic(data)
+    elif endpoint.api == "ollama":
+        reply = _ollama(data)
+    elif endpoint.api == "completions":
+        reply = _completions(data)
+    else:
+        reply = _openai(data)
+    return _trimmed(reply) if endpoint.custom else reply

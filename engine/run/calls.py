@@ -56,6 +56,8 @@ def call_key(kind: str, request: ChatRequest, repeat: int = 0) -> str:
         "tools": request.tools,
         "repeat": repeat,
     }
+    if request.variant is not None:  # custom models only: keeps the other keys as they were
+        payload["variant"] = request.variant
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

@@ -8,20 +8,24 @@ temperature, the header's, and 0; a `system` list (or `systems`) is permuted wit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from engine.blueprint.models import Blueprint, Prompt
 from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
-from engine.modelids import PROVIDERS, effective_model_id, is_collection, split_model_id
+from engine.modelids import PROVIDERS, effective_model_id, split_model_id
 from engine.providers import ChatMessage, ChatRequest
+from engine.providers.custom import CustomModel
 from engine.run.idealcheck import ideal_warnings
+from engine.run.modelchoice import ModelChoice, choose_models, resolve_models
 
 __all__ = [
     "GENERATION_MAX_TOKENS",
     "CellPlan",
+    "ModelChoice",
     "RunPlan",
+    "choose_models",
     "judges_for",
     "plan_run",
     "prompt_problems",
@@ -43,6 +47,7 @@ class CellPlan:
     system_index: int | None
     turns: int
     repeat: int = 0
+    variant: str | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -75,6 +80,7 @@ class CellPlan:
                 max_tokens=GENERATION_MAX_TOKENS,
                 tools=tools,
                 prompt_id=self.prompt.id,
+                variant=self.variant,
             )
         # Without tools every field is built here with its type (the history holds only
         # role/content texts): skip re-validation, it is per call (hot path).
@@ -85,6 +91,7 @@ class CellPlan:
             max_tokens=GENERATION_MAX_TOKENS,
             tools=None,
             prompt_id=self.prompt.id,
+            variant=self.variant,
         )
 
 
@@ -99,6 +106,7 @@ class RunPlan:
     custom_judges: bool
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    custom: dict[str, CustomModel] = field(default_factory=dict)
     _opening_keys: dict[tuple[str, str], str] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -141,41 +149,6 @@ def _offline(model: str) -> bool:
     provider = (split_model_id(model) or ("", ""))[0]
     info = PROVIDERS.get(provider)
     return info is not None and info.api == "offline"
-
-
-def resolve_models(
-    blueprint: Blueprint, override: Sequence[str] | None
-) -> tuple[list[str], list[str]]:
-    """Return (model ids, problems) from `--models` or the blueprint's `models`."""
-    raw: list[Any] = list(override) if override else list(blueprint.models)
-    models: list[str] = []
-    problems: list[str] = []
-    for entry in raw:
-        if isinstance(entry, dict):
-            problems.append(
-                f"Custom model object '{entry.get('id')}' is not supported here; set "
-                "<PREFIX>_BASE_URL for an OpenAI-compatible endpoint and use `prefix:model`."
-            )
-            continue
-        text = str(entry).strip()
-        if is_collection(text):
-            problems.append(
-                f"'{text}' is a Weval model collection, which cannot be resolved here; list "
-                "the model ids explicitly (for example --models openai:gpt-4.1-mini)."
-            )
-            continue
-        split = split_model_id(text)
-        if split is None:
-            problems.append(
-                f"'{text}' is not a model id; write provider:model, e.g. openai:gpt-4.1-mini."
-            )
-            continue
-        model = text if split[0] in ("ideal",) and text == "ideal" else f"{split[0]}:{split[1]}"
-        if model not in models:
-            models.append(model)
-    if not models and not problems:
-        problems.append("No models to run: add `models:` to the blueprint or pass --models.")
-    return models, problems
 
 
 def judges_for(
@@ -251,15 +224,19 @@ def plan_run(
     judges: Sequence[str] | None = None,
     judge: bool = True,
     repeats: int = 1,
+    collections: Mapping[str, Sequence[str]] | None = None,
 ) -> RunPlan:
     """Expand the run matrix and collect every problem that would stop the run.
 
     With `repeats` > 1 every cell is generated that many times, as separate effective models
     `<id>[rep:k]` (k from 0); the repeat index is part of every cache key, so repeats are real
-    calls, and a later run with the same repeats reuses them.
+    calls, and a later run with the same repeats reuses them. `collections` are the known
+    model collections (default: the shipped ones and the user's settings).
     """
-    model_ids, problems = resolve_models(blueprint, models)
-    warnings: list[str] = []
+    choice = choose_models(blueprint, models, collections)
+    model_ids, problems = choice.models, choice.problems
+    warnings: list[str] = list(choice.warnings)
+    variants_of = {m: c.fingerprint for m, c in choice.custom.items()}
     temps: list[float | None]
     if blueprint.temperatures:
         temps = [float(t) for t in blueprint.temperatures]
@@ -308,6 +285,7 @@ def plan_run(
                                 system_index=index,
                                 turns=_turns(prompt),
                                 repeat=repeat,
+                                variant=variants_of.get(model),
                             )
                         )
     judge_list: list[JudgeSpec] | None = None
@@ -322,4 +300,5 @@ def plan_run(
         custom_judges=custom,
         problems=list(dict.fromkeys(problems)),
         warnings=warnings + ideal_warnings(blueprint, model_ids),
+        custom={m: c for m, c in choice.custom.items() if m in model_ids},
     )

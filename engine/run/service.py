@@ -12,7 +12,9 @@ from typing import Any
 
 from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
-from engine.providers import PriceTable, ProviderPool
+from engine.providers import PriceTable, ProviderPool, load_environ
+from engine.providers.collections import model_collections
+from engine.providers.custom import custom_endpoints
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.run.estimate import Estimate, estimate_run
 from engine.run.execute import execute_run
@@ -55,11 +57,13 @@ class PreparedRun:
 def _pool(
     plan: RunPlan, environ: Mapping[str, str] | None, concurrency: int, settings: Settings
 ) -> ProviderPool:
+    variables = environ if environ is not None else load_environ()
     return ProviderPool(
         environ=environ,
         global_limit=max(1, concurrency),
         prices=PriceTable(settings.prices),
         local=local_models(plan.blueprint),
+        custom=custom_endpoints(plan.custom, variables, settings),
     )
 
 
@@ -109,6 +113,7 @@ def prepare_run(
         judges=options.judges,
         judge=options.judge,
         repeats=options.repeats,
+        collections=model_collections(settings),
     )
     problems = list(plan.problems) + readiness_problems(plan, environ, settings)
     prices = PriceTable(settings.prices)

@@ -8,12 +8,13 @@ import streamlit as st
 
 from engine.blueprint import Blueprint
 from engine.errors import BlueprintError
+from engine.modelids import is_collection
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, run_cost_text
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
 from studio import access, live_run, markers, prefs, runs, services, share, state
-from studio.components import run_memory
+from studio.components import model_picker, run_memory
 from studio.components.common import no_such_run, notice, status_badge
 from studio.textsafe import safe_markdown
 
@@ -178,8 +179,17 @@ def _monitor(run_id: str) -> None:
 
 
 def _model_options(bp: Blueprint) -> tuple[list[str], list[str]]:
-    """(options, default selection): the blueprint's models, `ideal`, and models used before."""
-    mine = [str(m) for m in bp.models if isinstance(m, str)]
+    """(options, default selection): the blueprint's models, `ideal`, and models used before.
+
+    Custom model objects are offered by their `id`, collection names by their models.
+    """
+    known = services.collections()
+    mine: list[str] = []
+    for entry in bp.models:
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            mine.append(entry["id"])
+        elif isinstance(entry, str):
+            mine += list(known.get(entry.strip(), ())) if is_collection(entry) else [entry]
     options = list(mine)
     if any(p.ideal for p in bp.prompts):
         options.append("ideal")
@@ -194,7 +204,8 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
     kept = run_memory.recall(
         memory_key, default, models_key=MODELS, judging_key=JUDGING, judges_key=JUDGES
     )
-    options = list(dict.fromkeys([*options, *kept.models]))
+    chosen = [str(m) for m in st.session_state.get(MODELS) or []]
+    options = list(dict.fromkeys([*options, *kept.models, *chosen]))
     models = st.multiselect(
         "Models to run",
         options,
@@ -207,6 +218,7 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
             "ollama:llama3.2. `ideal` answers with each prompt's ideal answer (free)."
         ),
     )
+    model_picker.collection_picker(MODELS)
     text_points = sum(1 for p in bp.prompts for pt in p.points if pt.fn is None)
     judging = "none"
     judges: tuple[str, ...] | None = None

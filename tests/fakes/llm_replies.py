@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-WireProtocol = Literal["openai", "anthropic", "ollama"]
+WireProtocol = Literal["openai", "anthropic", "ollama", "completions"]
 
 ROUTES: dict[str, WireProtocol] = {
     "/v1/chat/completions": "openai",
@@ -32,6 +32,8 @@ ROUTES: dict[str, WireProtocol] = {
     "/v1/messages": "anthropic",
     "/messages": "anthropic",
     "/api/chat": "ollama",
+    "/v1/completions": "completions",
+    "/completions": "completions",
 }
 
 AUTH_HEADERS = frozenset({"authorization", "x-api-key", "api-key"})
@@ -129,6 +131,9 @@ def parse_request(
     """Build a `FakeRequest` from a decoded body and lower-cased headers."""
     messages = body.get("messages")
     messages = messages if isinstance(messages, list) else []
+    if protocol == "completions":  # one prompt text: seen as one user message
+        prompt = body.get("prompt")
+        messages = [{"role": "user", "content": prompt if isinstance(prompt, str) else ""}]
     system: str | None = None
     if protocol == "anthropic" and body.get("system") is not None:
         system = message_text(body.get("system"))
@@ -256,6 +261,15 @@ def render(request: FakeRequest, reply: FakeReply, serial: int) -> dict[str, Any
             "done_reason": reply.finish_reason or "stop",
             "prompt_eval_count": prompt_tokens,
             "eval_count": completion_tokens,
+        }
+    if request.protocol == "completions":
+        return {
+            "id": f"cmpl-fake-{serial}",
+            "object": "text_completion",
+            "created": 0,
+            "model": request.model,
+            "choices": [{"index": 0, "text": reply.text, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens},
         }
     openai_message: dict[str, Any] = {
         "role": "assistant",

@@ -13,7 +13,8 @@ Faults and options are set with flags (`--help`) or at run time with `POST /_con
 JSON object (the same keys as `FakeLLM.control`); `GET /_stats` and `GET /_calls` report.
 
 Routes: `/v1/chat/completions` and `/chat/completions` (OpenAI), `/v1/messages` and
-`/messages` (Anthropic), `/api/chat` (Ollama). Replies are deterministic; see
+`/messages` (Anthropic), `/api/chat` (Ollama), `/v1/completions` and `/completions` (the
+OpenAI-style completions format: its `prompt` is seen as one user message). Replies are deterministic; see
 `tests.fakes.llm_replies` for the default echo and the judge mode.
 
 Fault kinds: `429` (with `Retry-After`), `500`, `503`, `400`, `401` (the body echoes the

@@ -125,9 +125,9 @@ def test_base_url_makes_a_provider_known(monkeypatch: pytest.MonkeyPatch):
     assert "unknown-provider" not in codes(text)
 
 
-def test_collections_are_info_and_say_to_list_models():
+def test_collections_are_info_and_say_what_they_run():
     (d,) = find("models: [CORE]\n---\n" + P + "  should: [a]\n", "model-collection")
-    assert d.severity == "info" and "explicitly" in d.message
+    assert d.severity == "info" and "runs 33 models" in d.message and "blueprint plan" in d.message
 
 
 def test_should_not_offers_the_not_form_or_a_rephrasing():

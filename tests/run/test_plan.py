@@ -96,7 +96,7 @@ def test_multi_turn_counts_generated_turns():
 @pytest.mark.parametrize(
     ("models", "needle"),
     [
-        (["CORE"], "collection"),
+        (["CROE"], "'CROE' is not a known model collection. Known collections: CLAUDES, CORE,"),
         (["gpt-4o"], "not a model id"),
     ],
 )
@@ -165,3 +165,57 @@ def test_the_first_generated_turn_is_asked_with_the_opening_key():
         asyncio.run(Conversation(cell).generate(answer))
         assert seen[0] == plan.opening_key(cell)
         assert len(seen) == cell.turns
+
+
+def test_collections_expand_in_place_and_duplicates_go():
+    text = "models: [openai:x, QUICK, 'openrouter:openai/gpt-4o-mini', MINE]\n---\n- {id: p, prompt: hi}\n"
+    plan = plan_run(
+        bp(text),
+        collections={"QUICK": ["openrouter:openai/gpt-4o-mini", "openai:y"], "MINE": ["openai:x"]},
+        judge=False,
+    )
+    assert plan.problems == []
+    assert plan.models == ["openai:x", "openrouter:openai/gpt-4o-mini", "openai:y"]
+
+
+def test_shipped_collections_resolve_by_default():
+    plan = plan_run(bp("models: [OPENAI_GPT4O_SNAPSHOTS]\n---\n- {id: p, prompt: hi}\n"))
+    assert plan.models == [
+        "openai:gpt-4o-2024-11-20",
+        "openai:gpt-4o-2024-08-06",
+        "openai:gpt-4o-2024-05-13",
+    ]
+
+
+def test_an_empty_collection_warns_and_a_bad_id_in_one_is_named():
+    plan = plan_run(
+        bp("models: [FRONTIER, MINE]\n---\n- {id: p, prompt: hi}\n"),
+        collections={"FRONTIER": [], "MINE": ["gpt-4o"]},
+    )
+    assert "The model collection FRONTIER is empty; it adds no models." in plan.warnings
+    assert plan.problems == [
+        "'gpt-4o' (in the collection MINE) is not a model id; write provider:model, e.g. "
+        "openai:gpt-4.1-mini."
+    ]
+
+
+def test_collections_in_settings_toml_replace_shipped_ones(tmp_path, monkeypatch):
+    from engine.providers.collections import model_collections
+    from engine.settings import load_settings
+
+    (tmp_path / "settings.toml").write_text('[collections]\nQUICK = ["openai:mine"]\n')
+    monkeypatch.setenv("BLUEPRINT_HOME", str(tmp_path))
+    known = model_collections(load_settings())
+    assert known["QUICK"] == ("openai:mine",) and len(known["CORE"]) == 33
+    plan = plan_run(bp("models: [QUICK]\n---\n- {id: p, prompt: hi}\n"))
+    assert plan.models == ["openai:mine"]
+
+
+def test_a_collections_table_with_a_wrong_type_is_a_clear_error(tmp_path, monkeypatch):
+    from engine.errors import ConfigError
+    from engine.settings import load_settings
+
+    (tmp_path / "settings.toml").write_text('[collections]\nQUICK = "openai:mine"\n')
+    monkeypatch.setenv("BLUEPRINT_HOME", str(tmp_path))
+    with pytest.raises(ConfigError, match=r"\[collections\] QUICK must be a list of model ids"):
+        load_settings()

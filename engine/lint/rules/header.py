@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from typing import Any
 
 from engine.blueprint.source import Span, YList
 from engine.blueprint.text import excerpt
+from engine.checks.call import ENV_HELP
+from engine.checks.netguard import call_host_refusal
 from engine.jsvalues import js_number_str, js_string
 from engine.lint.context import LintContext
 from engine.modelids import PROVIDERS, is_collection, split_model_id
+from engine.providers.collections import model_collections
+from engine.providers.custom import custom_models, header_problem
 
 __all__ = ["RULES", "known_provider"]
+
+_ENV_VAR = re.compile(r"\$\{([^}]+)\}")
 
 
 def known_provider(prefix: str) -> bool:
@@ -37,16 +44,47 @@ def _flow(ctx: LintContext, container: Any) -> bool:
     )
 
 
-def _model_string(ctx: LintContext, models: list[Any], model: str, span: Span) -> None:
-    name = model.strip()
-    if is_collection(name):
+def _collection(ctx: LintContext, name: str, span: Span) -> None:
+    known = model_collections(ctx.settings)
+    shown = excerpt(name, quote=False)
+    ids = known.get(name)
+    if ids is None:
+        close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.7)
+        hint = f" Did you mean `{close[0]}`?" if close else ""
+        ctx.add(
+            "unknown-collection",
+            span,
+            f"`{shown}` is not a known model collection, so the run cannot start.{hint} Known "
+            f"collections: {', '.join(known) or 'none'}. Define it under [collections] in "
+            f'$BLUEPRINT_HOME/settings.toml (`{excerpt(name, 30, quote=False)} = ["provider:model"]`) '
+            "or list model ids instead.",
+        )
+        return
+    where = "your settings.toml" if name in ctx.settings.collections else "Weval's list"
+    if not ids:
         ctx.add(
             "model-collection",
             span,
-            f"`{excerpt(name, quote=False)}` is one of Weval's model collections (a list kept in Weval's own "
-            "repository). Blueprint Studio cannot look it up, so it runs no model for it here. "
-            "List the models you want explicitly, for example `openrouter:openai/gpt-4.1-mini`.",
+            f"The model collection `{shown}` is empty in {where}, so it adds no models. List "
+            "the models you want, or define it under [collections] in settings.toml.",
         )
+        return
+    listed = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+    ctx.add(
+        "model-collection",
+        span,
+        f"`{shown}` is a model collection from {where}: it runs {len(ids)} model"
+        f"{'s' * (len(ids) != 1)} ({excerpt(listed, 160, quote=False)}). Check the cost with "
+        "`blueprint plan` before running.",
+    )
+
+
+def _model_string(ctx: LintContext, models: list[Any], model: str, span: Span) -> None:
+    name = model.strip()
+    if isinstance(models, list) and name in _custom_ids(models):
+        return
+    if is_collection(name):
+        _collection(ctx, name, span)
         return
     split = split_model_id(model)
     known = ", ".join(sorted(PROVIDERS))
@@ -83,7 +121,7 @@ def _model_string(ctx: LintContext, models: list[Any], model: str, span: Span) -
 
 
 def models(ctx: LintContext) -> None:
-    """Model ids: unknown providers, collections, and `{provider: model}` objects."""
+    """Model ids: unknown providers, collections, custom models, `{provider: model}` objects."""
     models = ctx.header.get("models")
     if not isinstance(models, list):
         return
@@ -91,6 +129,8 @@ def models(ctx: LintContext) -> None:
         span = ctx.item_span(models, i, ctx.value_span(ctx.header, "models", ctx.header_span))
         if isinstance(model, str):
             _model_string(ctx, models, model, span)
+        elif isinstance(model, dict) and isinstance(model.get("id"), str):
+            _custom_model(ctx, model, span)
         elif isinstance(model, dict) and "id" not in model and len(model) == 1:
             ((provider, name),) = model.items()
             new = f"{provider}:{js_string(name)}"
@@ -102,6 +142,54 @@ def models(ctx: LintContext) -> None:
                 "Weval refuses the blueprint with a pair.",
                 fix=(f"Write `{excerpt(new, quote=False)}`", replacement),
             )
+
+
+def _custom_ids(models: list[Any]) -> set[str]:
+    return {m["id"] for m in models if isinstance(m, dict) and isinstance(m.get("id"), str)}
+
+
+def _custom_model(ctx: LintContext, entry: dict[str, Any], span: Span) -> None:
+    """A custom model object: its shape, its address (the guard) and its header variables."""
+    found = custom_models([entry])
+    if not found:
+        return  # Weval's parser reports the missing fields
+    (model,) = found.values()
+    shown = excerpt(model.id, 40, quote=False)
+    if model.api is None:
+        ctx.add(
+            "custom-model",
+            ctx.value_span(entry, "inherit", span),
+            f"The custom model `{shown}` uses Google's chat shape (`inherit: google`), which "
+            "Blueprint Studio cannot send. Point `url` at Gemini's OpenAI-compatible endpoint and "
+            "write `inherit: openai`, or use `format: completions`.",
+        )
+    refusal = call_host_refusal(model.url, ctx.settings, "model")
+    if refusal is not None:
+        ctx.add(
+            "model-host-refused",
+            ctx.value_span(entry, "url", span),
+            f"The custom model `{shown}` cannot be called here. {excerpt(refusal, 400, quote=False)}",
+        )
+    headers = entry.get("headers")
+    allowed = set(ctx.settings.call_env)
+    for key, value in headers.items() if isinstance(headers, dict) else ():
+        text = js_string(value)
+        problem = header_problem(str(key), _ENV_VAR.sub("x", text))
+        if problem is not None:
+            ctx.add(
+                "custom-model",
+                ctx.value_span(headers, key, span),
+                f"The custom model `{shown}` cannot be called: {excerpt(problem, 200, quote=False)}.",
+            )
+        for name in _ENV_VAR.findall(text):
+            if name not in allowed:
+                ctx.add(
+                    "custom-model",
+                    ctx.value_span(headers, key, span),
+                    f"The header `{excerpt(str(key), 40, quote=False)}` of `{shown}` uses the "
+                    f"variable {excerpt(name, 40, quote=False)}, which blueprints may not read, "
+                    f"so the run cannot start. {ENV_HELP}",
+                )
 
 
 def _is_number(value: Any) -> bool:
