@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.errors import EngineError
 from engine.evidence import Evidence
 from engine.judge.consensus import judge_messages
 from engine.providers import PriceTable, estimate_tokens
@@ -101,6 +102,28 @@ class _Cache:
 
 
 def _cell(plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost) -> None:
+    if cell.recorded is None:
+        history, generated, known = _generate(plan, cell, store, cost)
+    elif not cell.recorded.answered:
+        return  # a re-score of a cell its run could not answer: nothing to judge
+    else:
+        try:
+            history, generated = cell.recorded.transcript()
+        except EngineError:
+            return
+        known = True
+    _judge(plan, cell, store, cost, history, generated, known)
+
+
+def _generate(
+    plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost
+) -> tuple[list[dict[str, Any]], list[int], bool]:
+    """Count a cell's generated turns and their cost.
+
+    Returns:
+        The conversation (cached answers filled in), the indices of its generated turns, and
+        whether every answer is known from the cache.
+    """
     out = cost.out
     history = [{"role": "system", "content": cell.system}] if cell.system is not None else []
     generated: list[int] = []
@@ -133,6 +156,20 @@ def _cell(plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost) -> N
                 answer = ""
         history.append({"role": "assistant", "content": answer})
         generated.append(len(history) - 1)
+    return history, generated, known
+
+
+def _judge(
+    plan: RunPlan,
+    cell: CellPlan,
+    store: _Cache | None,
+    cost: _Cost,
+    history: list[dict[str, Any]],
+    generated: list[int],
+    known: bool,
+) -> None:
+    """Count a cell's judge calls, cached ones found exactly when its answers are known."""
+    out = cost.out
     if not plan.judges:
         return
     texts = [p for p in cell.prompt.points if p.fn is None]
@@ -176,7 +213,11 @@ def estimate_run(
     cache = _Cache(store) if store is not None and use_cache else None
     if cache is not None:
         cache.prime(
-            [plan.opening_key(c) for c in plan.cells if not c.offline and not c.prompt.no_cache]
+            [
+                plan.opening_key(c)
+                for c in plan.cells
+                if not c.offline and not c.prompt.no_cache and c.recorded is None
+            ]
         )
     for cell in plan.cells:
         _cell(plan, cell, cache, cost)

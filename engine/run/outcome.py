@@ -26,6 +26,7 @@ class RunOptions:
         use_cache: Reuse cached answers.
         max_cost_usd: Refuse or stop beyond this many US dollars; None for no limit.
         out_dir: Where the comparison JSON is written; None to skip it.
+        rescored_from: For a re-score (`blueprint rescore`), the run whose answers it scores.
     """
 
     models: list[str] | None = None
@@ -36,6 +37,7 @@ class RunOptions:
     use_cache: bool = True
     max_cost_usd: float | None = None
     out_dir: Path | None = None
+    rescored_from: str | None = None
 
 
 @dataclass

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.blueprint.models import Blueprint, Prompt
 from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
 from engine.modelids import PROVIDERS, effective_model_id, is_collection, split_model_id
 from engine.providers import ChatMessage, ChatRequest
 from engine.run.idealcheck import ideal_warnings
+
+if TYPE_CHECKING:
+    from engine.run.recorded import Recorded
 
 __all__ = [
     "GENERATION_MAX_TOKENS",
@@ -43,6 +46,8 @@ class CellPlan:
     system_index: int | None
     turns: int
     repeat: int = 0
+    recorded: Recorded | None = field(default=None, compare=False, repr=False)
+    """A stored answer to score instead of generating one (`blueprint rescore`; `turns` is 0)."""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -121,15 +126,16 @@ class RunPlan:
     @property
     def judge_calls(self) -> int:
         """Judge calls if every judge answers (a backup judge may add some)."""
-        if not self.judges:
-            return 0
-        texts = sum(sum(1 for p in c.prompt.points if p.fn is None) for c in self.cells)
-        return texts * len(self.judges)
+        return self.text_points * len(self.judges) if self.judges else 0
 
     @property
     def text_points(self) -> int:
-        """Text points over all cells (each judged by every judge)."""
-        return sum(sum(1 for p in c.prompt.points if p.fn is None) for c in self.cells)
+        """Text points over the cells that will have an answer (each judged by every judge)."""
+        return sum(
+            sum(1 for p in c.prompt.points if p.fn is None)
+            for c in self.cells
+            if c.recorded is None or c.recorded.answered
+        )
 
     @property
     def total_calls(self) -> int:
