@@ -254,13 +254,13 @@ class _Runner:
         return score_cell(self.blueprint, cell.prompt, evidence, self.env, judged)
 
     def prefetch(self, done: set[tuple[str, str]]) -> None:
-        """Load the cached first answers of every cell still to run, in bulk."""
+        """Load the cached first answers of every cell still to run, and known judge answers, in bulk."""
         keys = [
             self.plan.opening_key(cell)
             for cell in self.plan.cells
             if cell.key not in done and not cell.prompt.no_cache and cell.recorded is None
         ]
-        self.caller.prefetch(keys)
+        self.caller.prefetch(keys + self.plan.judge_keys)
 
     async def run(self) -> RunOutcome:
         done = self.store.cell_keys(self.run_id)

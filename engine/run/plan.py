@@ -104,6 +104,8 @@ class RunPlan:
     custom_judges: bool
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    judge_keys: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
+    """Keys of the judge calls whose prompts are known in advance (set by `estimate_run`)."""
     _opening_keys: dict[tuple[str, str], str] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

@@ -10,7 +10,7 @@ the original run's call log, by the call's cache key, as the run itself had it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,9 +19,9 @@ from engine.evidence import ToolCall
 from engine.run.calls import call_key
 from engine.run.cell import Conversation
 from engine.run.plan import CellPlan
-from engine.store import CellRow
+from engine.store import CallRow, CellRow
 
-__all__ = ["Recorded", "generated_turns"]
+__all__ = ["CallTimes", "Recorded", "generated_turns"]
 
 
 def generated_turns(cell: CellPlan) -> list[int]:
@@ -39,19 +39,45 @@ def generated_turns(cell: CellPlan) -> list[int]:
 
 
 @dataclass(frozen=True)
+class CallTimes:
+    """The latencies (ms) of a run's generation calls: by call key, and per cell in one list."""
+
+    by_key: dict[str, float] = field(default_factory=dict)
+    by_cell: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+
+    @staticmethod
+    def of(calls: Iterable[CallRow]) -> CallTimes:
+        """Index the finished generation calls of a run's log."""
+        times = CallTimes()
+        for call in calls:
+            if call.kind != "generate" or call.error is not None:
+                continue
+            latency = float(call.latency_ms or 0.0)
+            times.by_key[call.key] = latency
+            if call.prompt_id is not None and call.cell_model is not None:
+                times.by_cell.setdefault((call.prompt_id, call.cell_model), []).append(latency)
+        return times
+
+    def one_turn(self, key: tuple[str, str]) -> float | None:
+        """The latency of a cell's only generation call, when the log holds exactly one."""
+        found = self.by_cell.get(key)
+        return found[0] if found is not None and len(found) == 1 else None
+
+
+@dataclass(frozen=True)
 class Recorded:
     """One stored cell of an earlier run, ready to be scored again.
 
     Attributes:
         origin: The cell as the run that generated it planned it (system prompt, turns).
         row: The stored cell.
-        latencies: Each generated call's latency (ms) in the generating run, by call key.
+        times: The generating run's call latencies.
         tools: The tools the generating run offered (part of each call's key).
     """
 
     origin: CellPlan
     row: CellRow
-    latencies: Mapping[str, float] = field(repr=False)
+    times: CallTimes = field(repr=False)
     tools: list[Any] | None = field(default=None, repr=False)
 
     @property
@@ -98,7 +124,10 @@ class Recorded:
         if self.row.tool_calls:
             raw = json.loads(self.row.tool_calls)
             calls = [ToolCall(**c) for c in raw if isinstance(c, dict)]
-        durations = [self._latency(history, i) for i in generated]
+        single = self.times.one_turn(self.row.key) if len(generated) == 1 else None
+        durations = (
+            [single] if single is not None else [self._latency(history, i) for i in generated]
+        )
         return Conversation(
             cell=cell,
             history=history,
@@ -111,4 +140,4 @@ class Recorded:
     def _latency(self, history: list[dict[str, Any]], index: int) -> float:
         """The latency of the call that generated turn `index` (0 when not logged)."""
         request = self.origin.request(history[:index], self.tools)
-        return self.latencies.get(call_key("generate", request, self.origin.repeat), 0.0)
+        return self.times.by_key.get(call_key("generate", request, self.origin.repeat), 0.0)

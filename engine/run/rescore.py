@@ -25,7 +25,7 @@ from engine.run.estimate import estimate_run
 from engine.run.outcome import RunOptions
 from engine.run.plan import CellPlan, RunPlan, judges_for, plan_run
 from engine.run.prepared import PreparedRun, readiness_problems, record_run
-from engine.run.recorded import Recorded
+from engine.run.recorded import CallTimes, Recorded
 from engine.settings import load_settings
 from engine.store import CellRow, RunRecord, Store
 
@@ -53,6 +53,7 @@ class _Source:
 
     run: RunRecord
     text: str
+    blueprint: Blueprint
     origin: RunRecord
     origin_blueprint: Blueprint
     rows: list[CellRow]
@@ -93,9 +94,14 @@ def _load(store: Store, run_id: str) -> _Source:
         )
     origin_id = str(run.options.get("answers_from") or run.id)
     origin = run if origin_id == run.id else _run(store, origin_id)
-    origin_text = _blueprint_text(store, origin)
-    origin_blueprint = parse_blueprint(origin_text, source=origin.options.get("source"))
-    return _Source(run, _blueprint_text(store, run), origin, origin_blueprint, rows)
+    text = _blueprint_text(store, run)
+    blueprint = parse_blueprint(text, source=run.options.get("source"))
+    if origin.id != run.id:
+        origin_text = _blueprint_text(store, origin)
+        origin_blueprint = parse_blueprint(origin_text, source=origin.options.get("source"))
+    else:
+        origin_blueprint = blueprint
+    return _Source(run, text, blueprint, origin, origin_blueprint, rows)
 
 
 def _judging(
@@ -115,21 +121,10 @@ def _judging(
         return saved.get("rescore_judges"), judge
     used = saved.get("judges")
     if used:
-        own = parse_blueprint(source.text, source=saved.get("source"))
-        configured, custom = judges_for(own, None)
+        configured, custom = judges_for(source.blueprint, None)
         if not custom or [j.model for j in configured] != list(used):
             return [str(m) for m in used], judge
     return None, judge
-
-
-def _latencies(store: Store, origin_id: str) -> dict[str, float]:
-    """Each generation call's latency in the run that generated the answers, by call key."""
-    out: dict[str, float] = {}
-    for key, call in store.run_calls(origin_id).items():
-        if call.kind == "generate" and call.error is None:
-            answer = call.answer or {}
-            out[key] = float(answer.get("latency_ms") or call.latency_ms or 0.0)
-    return out
 
 
 def _same_question(a: Prompt, b: Prompt) -> bool:
@@ -137,7 +132,7 @@ def _same_question(a: Prompt, b: Prompt) -> bool:
 
 
 def _cells(
-    source: _Source, blueprint: Blueprint, latencies: Mapping[str, float]
+    source: _Source, blueprint: Blueprint, times: CallTimes
 ) -> tuple[list[CellPlan], list[str], dict[str, list[str]], list[str]]:
     """The cells to score, the models, the unanswered prompts, and warnings."""
     opts = source.origin.options
@@ -178,7 +173,7 @@ def _cells(
                     "not match the run's plan; it is left out."
                 )
                 continue
-            recorded = Recorded(origin=origin, row=row, latencies=latencies, tools=tools)
+            recorded = Recorded(origin=origin, row=row, times=times, tools=tools)
             cells.append(
                 CellPlan(
                     prompt=prompt,
@@ -232,11 +227,11 @@ def prepare_rescore(
     if text is None:
         text, source = loaded.text, source or loaded.run.options.get("source")
     settings = load_settings()
-    blueprint = parse_blueprint(text, source=source)
+    same = text == loaded.text and source == loaded.run.options.get("source")
+    blueprint = loaded.blueprint if same else parse_blueprint(text, source=source)
     override, judging = _judging(loaded, judges, judge)
-    cells, models, unanswered, warnings = _cells(
-        loaded, blueprint, _latencies(store, loaded.origin.id)
-    )
+    times = CallTimes.of(store.run_calls(loaded.origin.id).values())
+    cells, models, unanswered, warnings = _cells(loaded, blueprint, times)
     specs: list[JudgeSpec] | None = None
     custom = False
     if judging and any(pt.fn is None for c in cells for pt in c.prompt.points):
