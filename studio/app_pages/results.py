@@ -9,6 +9,7 @@ from engine.report.costs import run_cost_text
 from engine.store import RunRecord
 from studio import access, runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
+from studio.components.rescore_panel import rescore_panel, rescored_from_note
 from studio.components.results_view import init_view, render_results
 from studio.resultdata import Results
 from studio.share_panel import share_panel
@@ -97,6 +98,7 @@ def _run_header(run: RunRecord) -> None:
         f"{run.done_cells} of {run.total_cells} answers scored · "
         f"{run_cost_text(run.cost_usd, run.options)}"
     )
+    rescored_from_note(run)
     if status in runs.ACTIVE:
 
         @st.fragment(run_every=1.0)
@@ -124,6 +126,7 @@ def _run_header(run: RunRecord) -> None:
             icon=":material/play_circle:",
             query_params={"run": run.id},
         )
+    rescore_panel(run)
     share_panel(run.id)
 
 
