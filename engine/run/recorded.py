@@ -90,7 +90,9 @@ class Recorded:
         """Why there is nothing to score, for a cell the run could not answer."""
         if self.answered:
             return None
-        return f"Not answered in run {self.row.run_id}: {self.row.error or 'generation failed'}"
+        reason = (self.row.error or "").removeprefix("Generation failed: ").strip()
+        where = f"not answered in run {self.row.run_id}; a re-score never generates"
+        return f"{reason} ({where})" if reason else where.capitalize() + "."
 
     def transcript(self) -> tuple[list[dict[str, Any]], list[int]]:
         """The stored conversation and the indices of its generated turns.
