@@ -27,7 +27,7 @@ from engine.run.plan import CellPlan, RunPlan, judges_for, plan_run
 from engine.run.prepared import PreparedRun, readiness_problems, record_run
 from engine.run.recorded import CallTimes, Recorded
 from engine.settings import load_settings
-from engine.store import CellRow, RunRecord, Store
+from engine.store import ACTIVE_STATUSES, CellRow, RunRecord, Store
 
 __all__ = ["PreparedRescore", "prepare_rescore", "resume_rescore"]
 
@@ -232,6 +232,12 @@ def prepare_rescore(
     override, judging = _judging(loaded, judges, judge)
     times = CallTimes.of(store.run_calls(loaded.origin.id).values())
     cells, models, unanswered, warnings = _cells(loaded, blueprint, times)
+    if loaded.run.live_status in ACTIVE_STATUSES:
+        warnings.insert(
+            0,
+            f"Run {run_id} is still running: only the {len(loaded.rows)} answer(s) stored so far "
+            "are scored.",
+        )
     specs: list[JudgeSpec] | None = None
     custom = False
     if judging and any(pt.fn is None for c in cells for pt in c.prompt.points):

@@ -117,3 +117,14 @@ def test_a_rescore_of_a_rescore_scores_the_first_answers_and_calls_nothing_new(e
     assert record is not None
     assert record.options["rescored_from"] == second and record.options["answers_from"] == first
     assert results(store, third) == results(store, second)
+
+
+def test_a_run_still_going_is_rescored_as_far_as_it_got_with_a_warning(env):
+    store = open_store()
+    first = run(store, TWO_MODELS.replace("openai:broken", "openai:fake-b"))
+    store.set_run_status(first, "planned")  # as a run that has not finished
+    prepared = prepare_rescore(store, first, record=False)
+    assert prepared.plan.warnings[0] == (
+        f"Run {first} is still running: only the 2 answer(s) stored so far are scored."
+    )
+    assert prepared.problems == [] and len(prepared.plan.cells) == 2
