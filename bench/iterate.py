@@ -12,7 +12,14 @@
    also loads and compares both runs (the studio then caches the comparison); later opens
    are new tabs. Baseline in the same session: the results page of the candidate run (same
    studio, same browser). Target: page drawn <= 2 s.
-Run: python -m bench.iterate [--skip-cli] [--skip-page] (the page needs /usr/bin/chromium).
+3. Re-score: a run of 300 prompts x 10 models (3,000 cells, one judged point and two function
+   points each) is generated and judged once against the fake LLM server (a separate process,
+   0 ms latency); then the WHOLE `blueprint rescore RUN` process is timed, every judgment
+   being cached. Baseline in the same session: `blueprint run` of the same blueprint again,
+   everything cached (the same answers and judgments, read back through the cache). The fake
+   server's request count must not move. Target: <= 3 s and 0 calls.
+Run: python -m bench.iterate [--skip-cli] [--skip-page] [--skip-rescore] (the page needs
+/usr/bin/chromium).
 """
 
 from __future__ import annotations
@@ -21,11 +28,14 @@ import argparse
 import json
 import os
 import random
+import re
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -249,11 +259,113 @@ def measure_page(repeats: int) -> bool:
     return ok
 
 
+# --- re-scoring a run whose judgments are all cached ------------------------------------
+
+RESCORE_PROMPTS = 300
+RESCORE_MODELS = 10
+RESCORE_TARGET_S = 3.0
+_DONE = re.compile(r"^completed: (\d+)/(\d+) cells, (\d+) calls \((\d+) cached", re.M)
+
+
+def rescore_blueprint() -> str:
+    """300 prompts for 10 models, each with one point for the judge and two functions."""
+    models = ", ".join(f"openai:fake-{m}" for m in range(RESCORE_MODELS))
+    lines = [
+        "title: Rescore bench",
+        f"models: [{models}]",
+        "evaluationConfig:",
+        "  llm-coverage:",
+        "    judges:",
+        "      - model: openai:judge",
+        "---",
+    ]
+    for i in range(RESCORE_PROMPTS):
+        lines += [
+            f"- id: p{i:04d}",
+            f"  prompt: Question {i}?",
+            "  should:",
+            "    - Echo of the question is given.",
+            "    - $contains: Question",
+            "    - $word_count_between: [1, 200]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _calls_seen(url: str) -> int:
+    with urllib.request.urlopen(f"{url}/_stats", timeout=10) as answer:
+        return int(json.load(answer)["calls"])
+
+
+def _timed_cli(args: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Run `blueprint ARGS`; return its wall time, its CPU seconds and what it printed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", *args], env=env, capture_output=True, text=True
+    )
+    took = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    if done.returncode != 0:
+        raise SystemExit(f"blueprint {args[0]} failed: {done.stdout[-400:]} {done.stderr[-400:]}")
+    return took, cpu, done.stdout
+
+
+def measure_rescore(repeats: int) -> bool:
+    """`blueprint rescore` of 3,000 cells with every judgment cached; True if on target."""
+    from tests.fakes.benchmark import server_process
+
+    cells = RESCORE_PROMPTS * RESCORE_MODELS
+    with tempfile.TemporaryDirectory() as tmp, server_process("--latency-ms", "0") as url:
+        folder = Path(tmp)
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL"))},
+            "BLUEPRINT_HOME": str(folder / "home"),
+            "OPENAI_BASE_URL": f"{url}/v1",
+            "OPENAI_API_KEY": "bench-key",
+        }
+        bp = folder / "bench.yml"
+        bp.write_text(rescore_blueprint(), encoding="utf-8")
+        out = ["--out", str(folder / "out")]
+        made, _, stdout = _timed_cli(["run", str(bp), "--concurrency", "64", *out], env)
+        run_id = stdout.split()[1]
+        first_calls = _calls_seen(url)
+        print(
+            f"rescore setup: a run of {cells} cells generated and judged in {made:.1f} s "
+            f"({first_calls} calls)",
+            flush=True,
+        )
+        runs, rescores = [], []
+        for _ in range(repeats):
+            took, cpu, stdout = _timed_cli(["run", str(bp), *out], env)
+            found = _DONE.search(stdout)
+            if found is None or found.group(3) != found.group(4):
+                raise SystemExit(f"the cached run made calls: {stdout[-400:]}")
+            runs.append((took, cpu))
+            took, cpu, stdout = _timed_cli(["rescore", run_id, *out], env)
+            if "called: 0 models, 0 judge call(s)" not in stdout:
+                raise SystemExit(f"the re-score made calls: {stdout[-400:]}")
+            rescores.append((took, cpu))
+        calls = _calls_seen(url) - first_calls
+    ours, ours_cpu = (statistics.median(t) for t in zip(*rescores, strict=True))
+    base, base_cpu = (statistics.median(t) for t in zip(*runs, strict=True))
+    ok = ours <= RESCORE_TARGET_S and calls == 0
+    print(
+        f"rescore {cells} cells, every judgment cached: {ours:.2f} s whole process, "
+        f"{ours_cpu:.2f} CPU s (medians of {repeats}), {calls} calls | `blueprint run` of the "
+        f"same, all cached, same session: {base:.2f} s, {base_cpu:.2f} CPU s (ratio "
+        f"{ours / base:.2f}x wall, {ours_cpu / base_cpu:.2f}x CPU) | target <= "
+        f"{RESCORE_TARGET_S:.0f} s and 0 calls {'OK' if ok else 'MISSED'}"
+    )
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the measurements and print the figures."""
     parser = argparse.ArgumentParser(prog="python -m bench.iterate")
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--skip-page", action="store_true")
+    parser.add_argument("--skip-rescore", action="store_true")
     parser.add_argument("--repeats", type=int, default=4)
     parser.add_argument("--prompts", type=int, default=PROMPTS, help="a smaller try-out")
     args = parser.parse_args(argv)
@@ -263,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
         ok = measure_cli() and ok
     if not args.skip_page:
         ok = measure_page(args.repeats) and ok
+    if not args.skip_rescore:
+        ok = measure_rescore(args.repeats) and ok
     return 0 if ok else 1
 
 

@@ -20,6 +20,7 @@ from engine.run import (
     run_in_thread,
     stop_run,
 )
+from engine.run.rescore import PreparedRescore, prepare_rescore
 from engine.store import ACTIVE_STATUSES, LiveStatus, RunRecord, Store
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "model_progress",
     "plan",
     "prepare",
+    "rescore",
     "resume",
     "start",
     "status_word",
@@ -158,6 +160,26 @@ def start(
     """
     prepared = _prepare_choice(store, text, source, choice, record=True, draft=draft)
     if prepared.run_id is not None and not prepared.problems:
+        run_in_thread(
+            prepared.run_id, prepared.plan, store, prepared.options, settings=prepared.settings
+        )
+    return prepared
+
+
+def rescore(
+    store: Store, run_id: str, text: str, source: str | None, *, start: bool
+) -> PreparedRescore:
+    """Plan a re-score of a run's answers with `text`; with `start`, record it and run it.
+
+    The re-score runs in a background thread like any run; nothing is generated.
+
+    Raises:
+        EngineError: No such run, it has no answers, or `text` cannot be parsed.
+    """
+    prepared = prepare_rescore(
+        store, run_id, text, source=source, out_dir=default_out_dir(), record=start
+    )
+    if start and prepared.run_id is not None and not prepared.problems:
         run_in_thread(
             prepared.run_id, prepared.plan, store, prepared.options, settings=prepared.settings
         )

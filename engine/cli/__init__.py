@@ -39,6 +39,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "engine.cli.run_cmd:plan_cmd",
         "Show what running FILE would do: the matrix, calls, cached calls and a cost range.",
     ),
+    "rescore": (
+        "engine.cli.rescore_cmd:rescore_cmd",
+        "Score RUN's stored answers again with FILE, as a new run, without generating anything.",
+    ),
     "run": (
         "engine.cli.run_cmd:run_cmd",
         "Generate, judge, score and store FILE against several models.",

@@ -7,9 +7,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -17,12 +18,20 @@ from engine.cli.ids import IdCommand
 from engine.errors import BlueprintError, EngineError
 from engine.modelids import DEFAULT_CONCURRENCY
 
+if TYPE_CHECKING:
+    from engine.run.estimate import Estimate
+    from engine.run.outcome import Progress
+    from engine.run.service import PreparedRun
+    from engine.store import Store
 
-def _split(value: str | None) -> list[str] | None:
+
+def split_list(value: str | None) -> list[str] | None:
+    """The comma-separated values of an option (None when not given or empty)."""
     return [v.strip() for v in value.split(",") if v.strip()] if value else None
 
 
-def _read(file: str) -> str:
+def read_file(file: str) -> str:
+    """A blueprint file's text; exit 2 with a located message when it cannot be read."""
     from engine.blueprint.inputs import read_blueprint_file
 
     try:
@@ -62,6 +71,15 @@ def _print_plan(prepared: Any) -> None:
         )
     click.echo(f"Generation calls: {est.generation_calls} ({est.generation_cached} cached)")
     click.echo(f"Judge calls: {est.judge_calls} ({est.judge_cached} cached)")
+    print_cost(est)
+    for warning in plan.warnings:
+        click.echo(f"warning: {warning}")
+    for problem in prepared.problems:
+        click.echo(f"problem: {problem}", err=True)
+
+
+def print_cost(est: Estimate) -> None:
+    """Print the estimate's calls to make, tokens and cost range."""
     click.echo(f"Calls to make: {est.calls_to_make}")
     click.echo(
         f"Tokens (estimate): ~{est.input_tokens:,} in, {est.output_tokens_low:,}-"
@@ -74,10 +92,6 @@ def _print_plan(prepared: Any) -> None:
         cost = UNKNOWN if est.cost_high == 0 else f"{cost} + {UNKNOWN}"
         cost += f" (no price known for {', '.join(sorted(est.unknown_prices))}: {PRICE_HOWTO})"
     click.echo(f"Cost (estimate): {cost}")
-    for warning in plan.warnings:
-        click.echo(f"warning: {warning}")
-    for problem in prepared.problems:
-        click.echo(f"problem: {problem}", err=True)
 
 
 def _common(f: Any) -> Any:
@@ -118,14 +132,14 @@ def plan_cmd(
 
     try:
         options = RunOptions(
-            models=_split(models),
-            judges=_split(judges),
+            models=split_list(models),
+            judges=split_list(judges),
             judge=not no_judge,
             repeats=repeats,
             use_cache=not no_cache,
         )
         prepared = prepare_run(
-            open_store(), _read(file), source=file, options=options, record=False
+            open_store(), read_file(file), source=file, options=options, record=False
         )
     except EngineError as exc:
         click.echo(str(exc), err=True)
@@ -214,16 +228,9 @@ def run_cmd(
     Exit 0 when every cell was scored, 1 when some failed or the run stopped, 2 for unusable
     input.
     """
-    from engine.report.output import OutputError
     from engine.run.outcome import RunOptions
-    from engine.run.service import (
-        default_out_dir,
-        prepare_resume,
-        prepare_run,
-        run_sync,
-        studio_link,
-    )
-    from engine.store import ModelTotals, open_store
+    from engine.run.service import default_out_dir, prepare_resume, prepare_run
+    from engine.store import open_store
 
     try:
         store = open_store()
@@ -240,8 +247,8 @@ def run_cmd(
                 click.echo("Give a blueprint FILE, or --resume RUN_ID.", err=True)
                 sys.exit(2)
             options = RunOptions(
-                models=_split(models),
-                judges=_split(judges),
+                models=split_list(models),
+                judges=split_list(judges),
                 judge=not no_judge,
                 repeats=repeats,
                 concurrency=concurrency or DEFAULT_CONCURRENCY,
@@ -249,10 +256,29 @@ def run_cmd(
                 max_cost_usd=max_cost,
                 out_dir=Path(out_dir) if out_dir else default_out_dir(),
             )
-            prepared = prepare_run(store, _read(file), source=file, options=options)
+            prepared = prepare_run(store, read_file(file), source=file, options=options)
     except EngineError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
+    execute_prepared(store, prepared)
+
+
+def execute_prepared(
+    store: Store,
+    prepared: PreparedRun,
+    *,
+    preamble: Callable[[], None] | None = None,
+    epilogue: Callable[[Progress], None] | None = None,
+) -> NoReturn:
+    """Run a prepared (recorded) run to its end, printing as `blueprint run` does; exit.
+
+    The first line is `run <id>  <link>`; `preamble` prints more before any call is made,
+    `epilogue` after the totals line (given the run's final progress).
+    """
+    from engine.report.output import OutputError
+    from engine.run.service import run_sync, studio_link
+    from engine.store import ModelTotals
+
     if prepared.problems or prepared.run_id is None:
         for problem in prepared.problems:
             click.echo(f"problem: {problem}", err=True)
@@ -262,6 +288,8 @@ def run_cmd(
     sys.stdout.flush()
     for warning in prepared.plan.warnings:
         click.echo(f"warning: {warning}", err=True)
+    if preamble is not None:
+        preamble()
 
     stop = threading.Event()
 
@@ -311,6 +339,8 @@ def run_cmd(
         f"({p.cached_calls} cached, {p.failed_calls} failed), ${p.cost_usd:.4f}, "
         f"{p.input_tokens:,} tokens in, {p.output_tokens:,} out"
     )
+    if epilogue is not None:
+        epilogue(p)
     if outcome.status != "completed":
         click.echo(
             f"{outcome.error or 'stopped'} Finish it with: blueprint run --resume {run_id}",

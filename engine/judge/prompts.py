@@ -7,6 +7,7 @@ gets no `undefined` context block, and the few-shot examples name classes of the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from engine.judge.scales import Scale
@@ -29,6 +30,7 @@ def transcript(messages: Sequence[dict[str, Any]], generated: Sequence[int]) -> 
     return SEPARATOR.join(lines)
 
 
+@lru_cache(maxsize=64)  # the same few per run, built for every judge call otherwise
 def _system(scale: Scale, approach: str, description: str | None) -> str:
     low, high = scale.lowest.name, scale.highest.name
     near = scale.nearest(0.75).name

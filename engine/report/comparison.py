@@ -96,6 +96,9 @@ class Comparison(BaseModel):
     extra: dict[str, Any] = Field(
         default_factory=dict, description="Top-level keys we do not model."
     )
+    rescored_from: str | None = Field(
+        default=None, description="The run whose stored answers this one scored again."
+    )
 
     def cell(self, prompt_id: str, model_id: str) -> CellScore | None:
         """Return the cell of a prompt and model, if present."""
@@ -157,6 +160,8 @@ class Comparison(BaseModel):
                 m: s.model_dump(exclude={"model_id"}) for m, s in summaries.items()
             },
         }
+        if self.rescored_from is not None:
+            out["blueprintStudio"]["rescoredFrom"] = self.rescored_from
         out.update(js_clean(self.extra))
         # Cells are already JSON-clean (PointAssessment.to_weval prints integral scores as ints).
         return out

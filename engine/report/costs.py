@@ -16,7 +16,15 @@ from engine.modelids import base_model_id
 from engine.providers import PriceTable
 from engine.settings import load_settings
 
-__all__ = ["PRICE_HOWTO", "UNKNOWN", "cost_text", "price_table", "run_cost_text", "unpriced"]
+__all__ = [
+    "PRICE_HOWTO",
+    "UNKNOWN",
+    "cost_range_text",
+    "cost_text",
+    "price_table",
+    "run_cost_text",
+    "unpriced",
+]
 
 UNKNOWN = "cost unknown"
 PRICE_HOWTO = (
@@ -79,3 +87,20 @@ def run_cost_text(cost: float, options: Mapping[str, Any], prices: PriceTable | 
     """
     ids = [str(m) for key in ("models", "judges") for m in options.get(key) or []]
     return cost_text(cost, bool(unpriced(ids, prices)))
+
+
+def cost_range_text(low: float, high: float, unknown: bool = False) -> str:
+    """A short cost range for a metric: "$0", "< $0.01", "up to $0.05", "$0.12 – $1.40".
+
+    With `unknown` (some model has no price): "cost unknown", or the range of the priced part
+    followed by "+ unknown".
+    """
+    if unknown:
+        return UNKNOWN if high == 0 else cost_range_text(low, high) + " + unknown"
+    if high == 0:
+        return "$0"
+    if high < 0.01:
+        return "< $0.01"
+    if low < 0.01:
+        return f"up to ${high:,.2f}"
+    return f"${low:,.2f} – ${high:,.2f}"

@@ -237,7 +237,7 @@ class Caller:
         retried = logged is not None
         share = self.use_cache and cache_ok
         if share:
-            cached = self.prefetched.pop(key, None)
+            cached = self.prefetched.get(key)  # kept: an identical call may follow
             if cached is None and key not in self.looked_up:
                 cached = await asyncio.to_thread(self.store.cache_get, key)
             if cached is not None:

@@ -49,6 +49,8 @@ class Conversation:
     durations: list[float] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     started: float = field(default_factory=time.perf_counter)
+    latency_ms: float | None = None
+    """How long the answer took, when it was generated before (a re-score); else timed here."""
 
     def __post_init__(self) -> None:
         if self.cell.system is not None and not self.history:
@@ -120,7 +122,9 @@ def cell_row(run_id: str, conv: Conversation, score: CellScore) -> CellRow:
         if conv.tool_calls
         else None,
         error=score.error if score.failed else None,
-        latency_ms=(time.perf_counter() - conv.started) * 1000,
+        latency_ms=conv.latency_ms
+        if conv.latency_ms is not None
+        else (time.perf_counter() - conv.started) * 1000,
         input_tokens=conv.usage.input_tokens,
         output_tokens=conv.usage.output_tokens,
         cost_usd=conv.usage.cost_usd,

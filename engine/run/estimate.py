@@ -1,7 +1,9 @@
 """What a run will cost before it starts: calls, cached calls, tokens and a dollar range.
 
 Cached calls are found exactly by replaying the run against the cache: a cell whose every
-turn is cached has known answers, so its judge prompts (and their cache keys) are known too.
+turn is cached (or a re-scored stored answer) has known answers, so its judge prompts (and
+their cache keys) are known too; those keys are looked up at once, and kept on the plan
+(`RunPlan.judge_keys`) for the run to read the same answers in bulk.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.blueprint.models import Point
+from engine.errors import EngineError
 from engine.evidence import Evidence
 from engine.judge.consensus import judge_messages
 from engine.providers import PriceTable, estimate_tokens
@@ -100,7 +104,30 @@ class _Cache:
         return self.found.get(key)
 
 
-def _cell(plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost) -> None:
+def _transcript(
+    plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost
+) -> tuple[list[dict[str, Any]], list[int], bool] | None:
+    """A cell's conversation, its generated turns and whether they are known (None: no answer)."""
+    if cell.recorded is None:
+        return _generate(plan, cell, store, cost)
+    if not cell.recorded.answered:
+        return None  # a re-score of a cell its run could not answer: nothing to judge
+    try:
+        history, generated = cell.recorded.transcript()
+    except EngineError:
+        return None
+    return history, generated, True
+
+
+def _generate(
+    plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost
+) -> tuple[list[dict[str, Any]], list[int], bool]:
+    """Count a cell's generated turns and their cost.
+
+    Returns:
+        The conversation (cached answers filled in), the indices of its generated turns, and
+        whether every answer is known from the cache.
+    """
     out = cost.out
     history = [{"role": "system", "content": cell.system}] if cell.system is not None else []
     generated: list[int] = []
@@ -133,36 +160,62 @@ def _cell(plan: RunPlan, cell: CellPlan, store: _Cache | None, cost: _Cost) -> N
                 answer = ""
         history.append({"role": "assistant", "content": answer})
         generated.append(len(history) - 1)
-    if not plan.judges:
-        return
+    return history, generated, known
+
+
+@dataclass
+class _Judged:
+    """One cell's judge calls: its text points, transcript size, and call keys when known."""
+
+    texts: list[Point]
+    transcript_tokens: int
+    known: bool
+    keys: dict[tuple[int, int], str]
+
+
+def _judge_work(
+    plan: RunPlan,
+    cell: CellPlan,
+    history: list[dict[str, Any]],
+    generated: list[int],
+    known: bool,
+    with_keys: bool,
+) -> _Judged | None:
+    """A cell's judge calls to count (None when it has none); their keys when its answers are known."""
     texts = [p for p in cell.prompt.points if p.fn is None]
-    if not texts:
-        return
-    evidence = Evidence(
-        prompt_id=cell.prompt.id,
-        model_id=cell.model_id,
-        text="\n\n".join(str(history[i]["content"]) for i in generated),
-        messages=history,
-        generated_indices=generated,
-    )
+    if not plan.judges or not texts:
+        return None
     transcript_tokens = sum(estimate_tokens(str(m.get("content") or "")) for m in history)
     keys: dict[tuple[int, int], str] = {}
-    if known and store is not None:
+    if known and with_keys:
+        evidence = Evidence(
+            prompt_id=cell.prompt.id,
+            model_id=cell.model_id,
+            text="\n\n".join(str(history[i]["content"]) for i in generated),
+            messages=history,
+            generated_indices=generated,
+        )
         for i, point in enumerate(texts):
             for j, judge in enumerate(plan.judges):
                 system, user = judge_messages(plan.blueprint, evidence, point, judge)
                 keys[i, j] = call_key("judge", judge_request(judge, system, user))
-        store.prime(list(keys.values()))
-    for i, point in enumerate(texts):
-        for j, judge in enumerate(plan.judges):
+    return _Judged(texts, transcript_tokens, known, keys)
+
+
+def _count_judges(plan: RunPlan, work: _Judged, store: _Cache | None, cost: _Cost) -> None:
+    """Count a cell's judge calls, cached ones found exactly when its answers are known."""
+    out = cost.out
+    for i, point in enumerate(work.texts):
+        for j, judge in enumerate(plan.judges or []):
             out.judge_calls += 1
-            if store is not None and (i, j) in keys and store.get(keys[i, j]) is not None:
+            key = work.keys.get((i, j))
+            if store is not None and key is not None and store.get(key) is not None:
                 out.judge_cached += 1
                 continue
             tokens_in = (
-                JUDGE_PROMPT_TOKENS + 2 * transcript_tokens + estimate_tokens(point.text or "")
+                JUDGE_PROMPT_TOKENS + 2 * work.transcript_tokens + estimate_tokens(point.text or "")
             )
-            if not known:
+            if not work.known:
                 tokens_in += OUTPUT_TOKENS_HIGH // 2
             cost.add(judge.model, tokens_in, JUDGE_OUTPUT_LOW, JUDGE_OUTPUT_HIGH)
 
@@ -176,8 +229,22 @@ def estimate_run(
     cache = _Cache(store) if store is not None and use_cache else None
     if cache is not None:
         cache.prime(
-            [plan.opening_key(c) for c in plan.cells if not c.offline and not c.prompt.no_cache]
+            [
+                plan.opening_key(c)
+                for c in plan.cells
+                if not c.offline and not c.prompt.no_cache and c.recorded is None
+            ]
         )
+    work: list[_Judged] = []
     for cell in plan.cells:
-        _cell(plan, cell, cache, cost)
+        transcript = _transcript(plan, cell, cache, cost)
+        if transcript is not None:
+            judged = _judge_work(plan, cell, *transcript, with_keys=cache is not None)
+            if judged is not None:
+                work.append(judged)
+    if cache is not None:  # every known judge call's key, looked up at once
+        plan.judge_keys = [k for w in work for k in w.keys.values()]
+        cache.prime(plan.judge_keys)
+    for judged in work:
+        _count_judges(plan, judged, cache, cost)
     return out

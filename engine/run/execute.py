@@ -218,13 +218,21 @@ class _Runner:
             RunStopped: The run is stopping.
             StoreError: A call's answer could not be written.
         """
-        conv = Conversation(cell)
-        try:
-            await conv.generate(lambda history, turn: self._generate(cell, history, turn))
-        except (RunStopped, StoreError):
-            raise
-        except EngineError as exc:
-            return conv, failed_cell(cell.prompt.id, cell.model_id, str(exc))
+        if cell.recorded is not None:  # a re-score: the stored answer, never a new one
+            try:
+                conv = cell.recorded.conversation(cell)
+            except EngineError as exc:
+                return Conversation(cell), failed_cell(cell.prompt.id, cell.model_id, str(exc))
+            if cell.recorded.error is not None:
+                return conv, failed_cell(cell.prompt.id, cell.model_id, cell.recorded.error)
+        else:
+            conv = Conversation(cell)
+            try:
+                await conv.generate(lambda history, turn: self._generate(cell, history, turn))
+            except (RunStopped, StoreError):
+                raise
+            except EngineError as exc:
+                return conv, failed_cell(cell.prompt.id, cell.model_id, str(exc))
         if conv.empty:
             return conv, failed_cell(
                 cell.prompt.id, cell.model_id, "Model response generation failed or returned empty."
@@ -246,13 +254,13 @@ class _Runner:
         return score_cell(self.blueprint, cell.prompt, evidence, self.env, judged)
 
     def prefetch(self, done: set[tuple[str, str]]) -> None:
-        """Load the cached first answers of every cell still to run, in bulk."""
+        """Load the cached first answers of every cell still to run, and known judge answers, in bulk."""
         keys = [
             self.plan.opening_key(cell)
             for cell in self.plan.cells
-            if cell.key not in done and not cell.prompt.no_cache
+            if cell.key not in done and not cell.prompt.no_cache and cell.recorded is None
         ]
-        self.caller.prefetch(keys)
+        self.caller.prefetch(keys + self.plan.judge_keys)
 
     async def run(self) -> RunOutcome:
         done = self.store.cell_keys(self.run_id)
@@ -301,6 +309,7 @@ class _Runner:
         comparison = path = None
         if self.options.out_dir is not None:  # the full comparison only when it is written
             comparison = comparison_from_rows(self.blueprint, rows)
+            comparison.rescored_from = self.options.rescored_from
             path = comparison.write(self.options.out_dir)
         summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.save_summary(self.run_id, summary, str(path) if path else None)

@@ -28,6 +28,7 @@ class RunOptions:
         out_dir: Where the comparison JSON is written; None to skip it.
         draft: The studio draft and version number the text is, if it came from one (kept
             with the run, so its results can open that version in the editor).
+        rescored_from: For a re-score (`blueprint rescore`), the run whose answers it scores.
     """
 
     models: list[str] | None = None
@@ -39,6 +40,7 @@ class RunOptions:
     max_cost_usd: float | None = None
     out_dir: Path | None = None
     draft: tuple[str, int] | None = None
+    rescored_from: str | None = None
 
 
 @dataclass

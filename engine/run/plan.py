@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.blueprint.models import Blueprint, Prompt
 from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
@@ -19,6 +19,9 @@ from engine.providers import ChatMessage, ChatRequest
 from engine.providers.custom import CustomModel
 from engine.run.idealcheck import ideal_warnings
 from engine.run.modelchoice import ModelChoice, choose_models, resolve_models
+
+if TYPE_CHECKING:
+    from engine.run.recorded import Recorded
 
 __all__ = [
     "GENERATION_MAX_TOKENS",
@@ -48,6 +51,8 @@ class CellPlan:
     turns: int
     repeat: int = 0
     variant: str | None = None
+    recorded: Recorded | None = field(default=None, compare=False, repr=False)
+    """A stored answer to score instead of generating one (`blueprint rescore`; `turns` is 0)."""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -107,6 +112,8 @@ class RunPlan:
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     custom: dict[str, CustomModel] = field(default_factory=dict)
+    judge_keys: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
+    """Keys of the judge calls whose prompts are known in advance (set by `estimate_run`)."""
     _opening_keys: dict[tuple[str, str], str] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -129,15 +136,16 @@ class RunPlan:
     @property
     def judge_calls(self) -> int:
         """Judge calls if every judge answers (a backup judge may add some)."""
-        if not self.judges:
-            return 0
-        texts = sum(sum(1 for p in c.prompt.points if p.fn is None) for c in self.cells)
-        return texts * len(self.judges)
+        return self.text_points * len(self.judges) if self.judges else 0
 
     @property
     def text_points(self) -> int:
-        """Text points over all cells (each judged by every judge)."""
-        return sum(sum(1 for p in c.prompt.points if p.fn is None) for c in self.cells)
+        """Text points over the cells that will have an answer (each judged by every judge)."""
+        return sum(
+            sum(1 for p in c.prompt.points if p.fn is None)
+            for c in self.cells
+            if c.recorded is None or c.recorded.answered
+        )
 
     @property
     def total_calls(self) -> int:

@@ -6,27 +6,28 @@ import asyncio
 import os
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
-from engine.providers import PriceTable, ProviderPool, load_environ
+from engine.providers import PriceTable
 from engine.providers.collections import model_collections
-from engine.providers.custom import custom_endpoints
 from engine.providers.types import DEFAULT_CONCURRENCY
-from engine.run.estimate import Estimate, estimate_run
+from engine.run.estimate import estimate_run
 from engine.run.execute import execute_run
-from engine.run.local_models import local_models
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import RunPlan, plan_run
+from engine.run.prepared import PreparedRun, provider_pool, readiness_problems, record_run
+from engine.run.rescore import resume_rescore
 from engine.settings import Settings, home_dir, load_settings
 from engine.store import Store
 
 __all__ = [
     "PreparedRun",
     "prepare_run",
+    "readiness_problems",
+    "record_run",
     "resume_options",
     "run_in_thread",
     "run_sync",
@@ -40,50 +41,6 @@ def studio_link(run_id: str) -> str:
     """The studio's share link of a run (`$BLUEPRINT_STUDIO_URL`/results?run=<id>)."""
     base = os.environ.get("BLUEPRINT_STUDIO_URL", DEFAULT_STUDIO_URL).rstrip("/")
     return f"{base}/results?run={run_id}"
-
-
-@dataclass
-class PreparedRun:
-    """A run recorded in the store and ready to execute."""
-
-    run_id: str | None
-    plan: RunPlan
-    estimate: Estimate
-    options: RunOptions
-    problems: list[str]
-    settings: Settings
-
-
-def _pool(
-    plan: RunPlan, environ: Mapping[str, str] | None, concurrency: int, settings: Settings
-) -> ProviderPool:
-    variables = environ if environ is not None else load_environ()
-    return ProviderPool(
-        environ=environ,
-        global_limit=max(1, concurrency),
-        prices=PriceTable(settings.prices),
-        local=local_models(plan.blueprint),
-        custom=custom_endpoints(plan.custom, variables, settings),
-    )
-
-
-def readiness_problems(
-    plan: RunPlan, environ: Mapping[str, str] | None = None, settings: Settings | None = None
-) -> list[str]:
-    """Missing keys and unknown providers for the plan's models and judges (no network)."""
-    pool = _pool(plan, environ, 1, settings or load_settings())
-    problems = []
-    for model in plan.models:
-        message = pool.check(model)
-        if message:
-            problems.append(message)
-    for judge in plan.judges or []:
-        message = pool.check(judge.model)
-        if message:
-            problems.append(
-                f"{message} (needed by the judge {judge.label}; or run without judging: --no-judge)"
-            )
-    return list(dict.fromkeys(problems))
 
 
 def prepare_run(
@@ -132,29 +89,7 @@ def prepare_run(
             )
     run_id = None
     if not problems and record:
-        digest = store.save_blueprint(text, blueprint.title, source)
-        run_id = store.create_run(
-            blueprint_hash=digest,
-            title=blueprint.title,
-            config_id=blueprint.id,
-            options={
-                "source": source,
-                "models": plan.models,
-                "judges": [j.model for j in plan.judges]
-                if plan.judges and plan.custom_judges
-                else None,
-                "judge": options.judge,
-                "repeats": options.repeats,
-                "concurrency": options.concurrency,
-                "use_cache": options.use_cache,
-                "max_cost_usd": options.max_cost_usd,
-                "out_dir": str(options.out_dir) if options.out_dir else None,
-                "estimate": estimate.as_dict(),
-                "draft": list(options.draft) if options.draft else None,
-            },
-            total_calls=plan.total_calls,
-            total_cells=len(plan.cells),
-        )
+        run_id = record_run(store, text, source, plan, options, estimate)
     return PreparedRun(run_id, plan, estimate, options, problems, settings)
 
 
@@ -196,6 +131,16 @@ def prepare_resume(
     """
     text, saved = resume_options(store, run_id)
     saved_out = saved.get("out_dir")
+    if saved.get("rescored_from"):  # a re-score resumes as one: it never generates
+        return resume_rescore(
+            store,
+            run_id,
+            text,
+            saved,
+            concurrency=concurrency,
+            out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
+            environ=environ,
+        )
     options = RunOptions(
         models=saved.get("models"),
         judges=saved.get("judges"),
@@ -238,7 +183,7 @@ def run_sync(
     outcome: list[RunOutcome] = []
 
     async def main() -> None:
-        async with _pool(plan, environ, options.concurrency, settings) as pool:
+        async with provider_pool(plan, environ, options.concurrency, settings) as pool:
             outcome.append(
                 await execute_run(
                     run_id,

@@ -9,6 +9,7 @@ from engine.report.costs import run_cost_text
 from engine.store import RunRecord
 from studio import access, drafts, runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
+from studio.components.rescore_panel import rescore_panel, rescored_from_note
 from studio.components.results_view import init_view, render_results
 from studio.resultdata import Results
 from studio.share_panel import share_panel
@@ -104,6 +105,7 @@ def _run_header(run: RunRecord) -> None:
         "came from (or as a new draft).",
     ):
         _open_in_editor(run)
+    rescored_from_note(run)
     if status in runs.ACTIVE:
 
         @st.fragment(run_every=1.0)
@@ -131,6 +133,7 @@ def _run_header(run: RunRecord) -> None:
             icon=":material/play_circle:",
             query_params={"run": run.id},
         )
+    rescore_panel(run)
     share_panel(run.id)
 
 

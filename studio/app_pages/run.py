@@ -9,7 +9,7 @@ import streamlit as st
 from engine.blueprint import Blueprint
 from engine.errors import BlueprintError
 from engine.modelids import is_collection
-from engine.report.costs import PRICE_HOWTO, UNKNOWN, run_cost_text
+from engine.report.costs import PRICE_HOWTO, cost_range_text, run_cost_text
 from engine.run import judges_for
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
@@ -292,23 +292,6 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
     )
 
 
-def _money_range(low: float, high: float, unknown: bool = False) -> str:
-    """A short cost range for a metric: "$0", "< $0.01", "up to $0.05", "$0.12 – $1.40".
-
-    With `unknown` (some model has no price): "cost unknown", or the range of the priced part
-    followed by "+ unknown".
-    """
-    if unknown:
-        return UNKNOWN if high == 0 else _money_range(low, high) + " + unknown"
-    if high == 0:
-        return "$0"
-    if high < 0.01:
-        return "< $0.01"
-    if low < 0.01:
-        return f"up to ${high:,.2f}"
-    return f"${low:,.2f} – ${high:,.2f}"
-
-
 def _plan_view(prepared: PreparedRun) -> None:
     est = prepared.estimate
     plan = prepared.plan
@@ -331,7 +314,7 @@ def _plan_view(prepared: PreparedRun) -> None:
     )
     cols[3].metric(
         "Cost estimate",
-        _money_range(est.cost_low, est.cost_high, bool(est.unknown_prices)),
+        cost_range_text(est.cost_low, est.cost_high, bool(est.unknown_prices)),
         help=f"Between ${est.cost_low:.4f} and ${est.cost_high:.4f}, depending on how long "
         "the answers are.",
     )
