@@ -14,7 +14,6 @@ import io
 import sys
 
 import click
-from click.utils import make_default_short_help
 
 __all__ = ["COMMANDS", "cli", "main"]
 
@@ -76,6 +75,14 @@ def load_command(name: str) -> click.Command:
     return command
 
 
+def _short_help(text: str, limit: int) -> str:
+    """`text` cut at a word to at most `limit` characters, ending with `...` when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(limit - 3, 0)].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return cut + "..."
+
+
 class _LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
 
@@ -88,7 +95,7 @@ class _LazyGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         names = self.list_commands(ctx)
         limit = formatter.width - 6 - max(len(name) for name in names)  # as click computes it
-        rows = [(name, make_default_short_help(COMMANDS[name][1], limit)) for name in names]
+        rows = [(name, _short_help(COMMANDS[name][1], limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

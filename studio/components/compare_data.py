@@ -16,6 +16,7 @@ from pandas.io.formats.style import Styler
 
 from engine.compare import ModelPair, RunDiff, pair_models
 from engine.compare.words import WordDiff
+from engine.jsvalues import format_score
 from studio.figures import _unique, score_colour
 from studio.textsafe import safe_markdown
 
@@ -48,13 +49,20 @@ def delta_label(baseline: float | None, candidate: float | None) -> str:
     if baseline is None and candidate is None:
         return "–"
     if baseline is None:
-        return f"new {candidate:.2f}" if candidate is not None else "–"
+        return f"new {format_score(candidate)}" if candidate is not None else "–"
     if candidate is None:
         return "no score"
     delta = candidate - baseline
     if abs(delta) < 0.005:
-        return "= " + f"{candidate:.2f}"
-    return f"{delta:+.2f}".replace("-", "−")
+        return "= " + format_score(candidate)
+    return signed(delta)
+
+
+def signed(delta: float | None) -> str:
+    """A change with its sign, rounded as every score is (`+0.25`, `−0.50`; `–` for none)."""
+    if delta is None:
+        return "–"
+    return ("+" if delta >= 0 else "−") + format_score(abs(delta))
 
 
 def delta_colour(delta: float | None) -> str:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from engine.compare import RunDiff, compare_runs, load_run_view, word_diff
 from engine.errors import InputError
+from engine.jsvalues import format_score
 from engine.store import RunRecord
 from studio import runs, services
 from studio.components.compare_data import (
@@ -24,6 +25,7 @@ from studio.components.compare_data import (
     grid,
     group_of,
     pairs_of,
+    signed,
     trend_chart,
     trend_frame,
 )
@@ -94,7 +96,7 @@ def picker(all_runs: list[RunRecord], base: str | None, cand: str | None) -> Non
 
 
 def _num(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3f}"
+    return format_score(value, 3, "–")
 
 
 def model_deltas(diff: RunDiff) -> None:
@@ -180,9 +182,9 @@ def point_changes(diff: RunDiff) -> None:
             "Prompt": p["prompt_id"],
             "Model": p["model"],
             "Point": one_line(p["point"], 120),
-            "Baseline": p["baseline"],
-            "Candidate": p["candidate"],
-            "Delta": p["delta"],
+            "Baseline": format_score(p["baseline"], 2, "–"),
+            "Candidate": format_score(p["candidate"], 2, "–"),
+            "Delta": signed(p["delta"]),
         }
         for p in diff.points
         if p["change"] in (shown or [])
@@ -194,11 +196,6 @@ def point_changes(diff: RunDiff) -> None:
         rows,
         hide_index=True,
         width="stretch",
-        column_config={
-            "Baseline": st.column_config.NumberColumn(format="%.2f"),
-            "Candidate": st.column_config.NumberColumn(format="%.2f"),
-            "Delta": st.column_config.NumberColumn(format="%+.2f"),
-        },
     )
 
 

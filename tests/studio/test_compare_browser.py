@@ -108,13 +108,8 @@ def select_rows(page: Any, rows: list[int]) -> None:
         assert selected_count(page) == done, f"row {row} could not be selected"
 
 
-def test_edit_one_point_run_again_and_compare_from_history(page: Any, studio: Studio):
-    outside = external_requests(page)
-    open_example(page, studio.url, EXAMPLE)
-    assert "title: Capital cities" in editor_text(page)
-    first = run_with_ideal(page)
-
-    # back to the draft: change `$icontains: paris` into `$icontains: france` by typing
+def edit_the_paris_point(page: Any) -> None:
+    """Back in the editor, change `$icontains: paris` into `$icontains: france` by typing."""
     click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="Editor"))
     ace(page).wait_for()
     wait_quiet(page)
@@ -132,14 +127,10 @@ def test_edit_one_point_run_again_and_compare_from_history(page: Any, studio: St
     page.wait_for_timeout(1500)  # the editor sends its text after a pause in typing
     wait_quiet(page)
     assert editor_text(page) == edited
-    second = run_with_ideal(page)
-    assert second != first
 
-    click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="History"))
-    page.get_by_role("heading", name="History").wait_for()
-    select_rows(page, [0, 1])
-    click_quiet(page, page.get_by_role("link", name=re.compile("Compare these two runs")))
-    page.wait_for_url(re.compile(rf".*/compare\?base={first}&cand={second}"))
+
+def assert_one_point_replaced(page: Any) -> None:
+    """The comparison page shows exactly the edited point as removed + added."""
     page.get_by_role("heading", name="Points").wait_for()
     page.get_by_text("5 same, 0 changed, 1 added, 1 removed").wait_for()
     points = page.get_by_test_id("stDataFrame").nth(2)
@@ -152,5 +143,47 @@ def test_edit_one_point_run_again_and_compare_from_history(page: Any, studio: St
     assert len(shown) == 2, shown
     assert "added" in shown[0] and 'icontains("france")' in shown[0]
     assert "removed" in shown[1] and 'icontains("paris")' in shown[1]
+
+
+def test_edit_one_point_run_again_and_compare_from_history(page: Any, studio: Studio):
+    outside = external_requests(page)
+    open_example(page, studio.url, EXAMPLE)
+    assert "title: Capital cities" in editor_text(page)
+    first = run_with_ideal(page)
+
+    edit_the_paris_point(page)
+    second = run_with_ideal(page)
+    assert second != first
+
+    click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="History"))
+    page.get_by_role("heading", name="History").wait_for()
+    select_rows(page, [0, 1])
+    click_quiet(page, page.get_by_role("link", name=re.compile("Compare these two runs")))
+    page.wait_for_url(re.compile(rf".*/compare\?base={first}&cand={second}"))
+    assert_one_point_replaced(page)
     screenshot(page, "compare-runs")
+    assert outside == []
+
+
+def test_edit_one_point_rescore_and_compare(page: Any, studio: Studio):
+    """Edit a point, re-score the first run's answers with the draft (nothing generated), compare."""
+    outside = external_requests(page)
+    open_example(page, studio.url, EXAMPLE)
+    first = run_with_ideal(page)
+    edit_the_paris_point(page)
+
+    click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="Results"))
+    page.get_by_role("heading", name="Leaderboard").wait_for()
+    assert f"run={first}" in page.url or page.get_by_text(first).count()
+    click_quiet(page, page.get_by_text("Re-score with the current draft"))
+    page.get_by_text("0 answers generated").wait_for()
+    click_quiet(page, page.get_by_role("button", name="Start the re-score"))
+    click_quiet(page, page.get_by_role("link", name="See the re-score"))
+    page.wait_for_url(lambda url: "/results?run=" in url and first not in url)
+    second = str(page.url.split("run=")[1].split("&")[0])
+    page.get_by_text(f"Re-scored from run {first}").wait_for()
+
+    page.goto(f"{studio.url}/compare?base={first}&cand={second}")
+    assert_one_point_replaced(page)
+    screenshot(page, "compare-rescore")
     assert outside == []
