@@ -75,6 +75,10 @@ class Settings:
         version_pause_s: Seconds of editing pause after which the next edit of a draft
             starts a new version (`BLUEPRINT_VERSION_PAUSE_S`, or `version_pause_s` under
             `[editor]`); see `engine.store.versions`.
+        team_domains: E-mail domains whose members may log in to a team studio
+            (`allowed_domains` under `[team]`, added to `BLUEPRINT_ALLOWED_DOMAINS`; none: any).
+        team_admins: E-mails that are admins at their first login (`admins` under `[team]`,
+            added to `BLUEPRINT_ADMINS`).
         model_allow: Hosts a blueprint's custom model objects may reach (`BLUEPRINT_MODEL_ALLOW`
             or `[models] allow`), the same syntax and rules as `call_allow`.
         collections: Model collections (`CORE = ["openai:gpt-4.1-mini", ...]` under
@@ -91,6 +95,8 @@ class Settings:
     version_pause_s: float = DEFAULT_VERSION_PAUSE_S
     model_allow: tuple[str, ...] = ()
     collections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    team_domains: tuple[str, ...] = ()
+    team_admins: tuple[str, ...] = ()
 
 
 def _number(
@@ -141,6 +147,17 @@ def _call_env(path: Path, call: dict[str, Any]) -> tuple[str, ...]:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ConfigError(f"{path}: [call] env must be a list of environment variable names.")
     return tuple(_split(os.environ.get("BLUEPRINT_CALL_ENV", ""))) + tuple(names)
+
+
+def _team_list(path: Path, data: dict[str, Any], key: str, what: str) -> tuple[str, ...]:
+    """A list of names under `[team]` (login settings of a team studio)."""
+    section = data.get("team", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [team] must be a table.")
+    names = section.get(key, [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ConfigError(f"{path}: [team] {key} must be a list of {what}.")
+    return tuple(n.strip().lower() for n in names if n.strip())
 
 
 def _model_allow(path: Path, data: dict[str, Any]) -> tuple[str, ...]:
@@ -211,4 +228,6 @@ def load_settings(path: Path | None = None) -> Settings:
         version_pause_s=_version_pause_s(data, path),
         model_allow=_model_allow(path, data),
         collections=_collections(path, data),
+        team_domains=_team_list(path, data, "allowed_domains", "e-mail domains"),
+        team_admins=_team_list(path, data, "admins", "e-mail addresses"),
     )

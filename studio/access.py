@@ -16,9 +16,12 @@ from typing import Literal
 
 import streamlit as st
 
+from engine.errors import ConfigError
+from engine.settings import load_settings
 from engine.store import Role, ShareLink
 from engine.store.users import allowed_domains, email_allowed, first_admins, first_role
 from studio import services, share
+from studio.drafts import Owner
 
 __all__ = [
     "ADMIN_PATH",
@@ -126,8 +129,14 @@ def current_viewer() -> Viewer:
         return Viewer(team=True, logged_in=False)
     raw = user.get("email")
     email = raw.strip().lower() if isinstance(raw, str) else ""
-    admins = first_admins(os.environ)
-    if not email or not email_allowed(email, allowed_domains(os.environ), admins):
+    try:
+        settings = load_settings()
+    except ConfigError as exc:  # fail closed: who may log in is not known
+        st.error(f"The studio's settings cannot be read, so nobody can log in: {exc}")
+        st.stop()
+    admins = first_admins(os.environ, settings.team_admins)
+    domains = allowed_domains(os.environ, settings.team_domains)
+    if not email or not email_allowed(email, domains, admins):
         return Viewer(team=True, logged_in=False, email=email or None, denied=True)
     member = services.store().user(email)
     if member is None or st.session_state.get(_RECORDED) != email:
@@ -140,6 +149,11 @@ def current_viewer() -> Viewer:
 
 
 _RECORDED = "access_login_recorded"
+
+
+def draft_owner(viewer: Viewer) -> Owner:
+    """Whose drafts this viewer lists and opens (team mode: their own; admins also older ones)."""
+    return Owner(team=viewer.team, email=viewer.email, admin=viewer.role == "admin")
 
 
 def guard(url_path: str) -> Viewer:

@@ -15,7 +15,7 @@ import streamlit as st
 
 from engine.blueprint.title import title_of
 from engine.settings import home_dir
-from studio import access, services, share, state
+from studio import access, drafts, services, share, state
 from studio.navigation import ADMIN, APP, PAGES, SHARED, PageSpec
 from studio.textsafe import safe_markdown
 
@@ -72,7 +72,10 @@ def _restore_draft() -> None:
     wanted = st.query_params.get("draft")
     if not share.is_draft_id(wanted):
         return
-    text = services.store().draft(str(wanted))
+    store = services.store()
+    # a draft belongs to its author: in team mode another member's draft id opens nothing
+    owned = drafts.may_open(store, str(wanted), access.draft_owner(viewer))
+    text = store.draft(str(wanted)) if owned else None
     if text is not None:
         st.session_state[state.DRAFT_ID] = wanted
         state.set_text(text)

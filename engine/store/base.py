@@ -113,12 +113,19 @@ class Store(Protocol):
         """Return a draft's text (its latest version), if any."""
         ...
 
-    def list_drafts(self) -> list[DraftRow]:
-        """Return saved drafts, newest first, with their numbers of versions."""
+    def list_drafts(self, author: str | None = None) -> list[DraftRow]:
+        """Return saved drafts, newest first, with their numbers of versions.
+
+        With `author`, only that author's drafts (team mode: a draft belongs to its author).
+        """
         ...
 
-    def drafts_with_text(self, text: str) -> list[DraftRow]:
-        """Return the drafts whose latest text is exactly `text`, newest first."""
+    def drafts_with_text(self, text: str, author: str | None = None) -> list[DraftRow]:
+        """Return the drafts whose latest text is exactly `text`, newest first (of `author`)."""
+        ...
+
+    def draft_author(self, draft_id: str) -> tuple[bool, str | None]:
+        """Return whether the draft exists, and its author (None when made in personal mode)."""
         ...
 
     def draft_versions(self, draft_id: str) -> list[DraftVersion]:

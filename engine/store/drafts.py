@@ -14,14 +14,18 @@ from engine.store.versions import (
     VersionKind,
     version_action,
 )
-from engine.store.writer import upsert
 
 __all__ = ["DraftQueries"]
 
-_SAVE_DRAFT = upsert("drafts", "id, title, text, updated_at", "id")
+# The author is set when the draft is made and never changed by later saves.
+_SAVE_DRAFT = (
+    "INSERT INTO drafts(id, title, text, updated_at, author) VALUES (?,?,?,?,?) "
+    "ON CONFLICT (id) DO UPDATE SET title=excluded.title, text=excluded.text, "
+    "updated_at=excluded.updated_at"
+)
 _DRAFT_ROWS = (
     "SELECT d.id, d.title, d.updated_at, "
-    "(SELECT COUNT(*) FROM draft_versions v WHERE v.draft_id = d.id) FROM drafts d"
+    "(SELECT COUNT(*) FROM draft_versions v WHERE v.draft_id = d.id), d.author FROM drafts d"
 )
 _LAST = (
     "SELECT number, text, kind, updated_at FROM draft_versions WHERE draft_id=? "
@@ -113,7 +117,7 @@ class DraftQueries(ABC):
             if last is not None and action == "none":
                 return int(last[0])
             stamp = _stamp(at)
-            self._query(_SAVE_DRAFT, (draft_id, title, text, stamp), writing=True)
+            self._query(_SAVE_DRAFT, (draft_id, title, text, stamp, author), writing=True)
             if last is not None and action == "seal":
                 self._query(_SEAL, (note, author, draft_id, last[0]), writing=True)
                 return int(last[0])
@@ -137,15 +141,29 @@ class DraftQueries(ABC):
         rows = self._query("SELECT text FROM drafts WHERE id = ?", (draft_id,))[1]
         return str(rows[0][0]) if rows else None
 
-    def list_drafts(self) -> list[DraftRow]:
-        """Return saved drafts, newest first, with their numbers of versions."""
-        rows = self._query(f"{_DRAFT_ROWS} ORDER BY d.updated_at DESC, d.id")[1]
-        return [DraftRow(str(i), t, str(u), int(n)) for i, t, u, n in rows]
+    def list_drafts(self, author: str | None = None) -> list[DraftRow]:
+        """Return saved drafts, newest first, with their numbers of versions.
 
-    def drafts_with_text(self, text: str) -> list[DraftRow]:
-        """Return the drafts whose latest text is exactly `text`, newest first."""
-        rows = self._query(f"{_DRAFT_ROWS} WHERE d.text = ? ORDER BY d.updated_at DESC", (text,))
-        return [DraftRow(str(i), t, str(u), int(n)) for i, t, u, n in rows[1]]
+        With `author`, only that author's drafts (team mode); without, every draft.
+        """
+        where, params = ("WHERE d.author = ? ", (author,)) if author is not None else ("", ())
+        rows = self._query(f"{_DRAFT_ROWS} {where}ORDER BY d.updated_at DESC, d.id", params)[1]
+        return [DraftRow(str(i), t, str(u), int(n), a) for i, t, u, n, a in rows]
+
+    def drafts_with_text(self, text: str, author: str | None = None) -> list[DraftRow]:
+        """Return the drafts whose latest text is exactly `text`, newest first (of `author`)."""
+        where, params = (
+            ("AND d.author = ? ", (text, author)) if author is not None else ("", (text,))
+        )
+        rows = self._query(
+            f"{_DRAFT_ROWS} WHERE d.text = ? {where}ORDER BY d.updated_at DESC", params
+        )[1]
+        return [DraftRow(str(i), t, str(u), int(n), a) for i, t, u, n, a in rows]
+
+    def draft_author(self, draft_id: str) -> tuple[bool, str | None]:
+        """Return whether the draft exists, and its author (None when made in personal mode)."""
+        rows = self._query("SELECT author FROM drafts WHERE id = ?", (draft_id,))[1]
+        return (True, rows[0][0]) if rows else (False, None)
 
     def draft_versions(self, draft_id: str) -> list[DraftVersion]:
         """Return a draft's versions, newest first (empty for an unknown draft)."""

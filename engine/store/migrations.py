@@ -189,6 +189,13 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
             SELECT id, 1, text, title, 'kept', NULL, NULL, updated_at, updated_at FROM drafts;
         """,
     ),
+    (
+        "007_draft_authors",
+        """
+        ALTER TABLE drafts ADD COLUMN author TEXT;
+        CREATE INDEX drafts_author ON drafts(author, updated_at);
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

@@ -245,12 +245,15 @@ class DraftRow:
         title: The blueprint's title in its latest version, if it has one.
         updated_at: Its latest save (ISO-8601, UTC).
         versions: How many versions it keeps (see `engine.store.versions`).
+        author: Who made it (the member's e-mail in team mode; None in personal mode). A
+            draft belongs to its author: in team mode nobody else lists or opens it.
     """
 
     id: str
     title: str | None
     updated_at: str
     versions: int = 0
+    author: str | None = None
 
 
 @dataclass(frozen=True)

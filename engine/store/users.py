@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -47,14 +47,22 @@ def _names(raw: str | None) -> frozenset[str]:
     )
 
 
-def first_admins(environ: Mapping[str, str]) -> frozenset[str]:
-    """The e-mails in `BLUEPRINT_ADMINS` (comma separated): admins from their first login."""
-    return _names(environ.get("BLUEPRINT_ADMINS"))
+def first_admins(environ: Mapping[str, str], configured: Iterable[str] = ()) -> frozenset[str]:
+    """The e-mails that are admins from their first login.
+
+    From `BLUEPRINT_ADMINS` (comma separated) and `configured` (`[team] admins` of
+    settings.toml).
+    """
+    return _names(environ.get("BLUEPRINT_ADMINS")) | {a.strip().lower() for a in configured}
 
 
-def allowed_domains(environ: Mapping[str, str]) -> frozenset[str]:
-    """The e-mail domains in `BLUEPRINT_ALLOWED_DOMAINS` (empty: any domain may log in)."""
-    return frozenset(d.lstrip("@") for d in _names(environ.get("BLUEPRINT_ALLOWED_DOMAINS")))
+def allowed_domains(environ: Mapping[str, str], configured: Iterable[str] = ()) -> frozenset[str]:
+    """The e-mail domains in `BLUEPRINT_ALLOWED_DOMAINS` and `configured`.
+
+    `configured` is `[team] allowed_domains` of settings.toml. Empty: any domain may log in.
+    """
+    names = [*_names(environ.get("BLUEPRINT_ALLOWED_DOMAINS")), *configured]
+    return frozenset(d.strip().lower().lstrip("@") for d in names if d.strip())
 
 
 def email_allowed(email: str, domains: frozenset[str], admins: frozenset[str]) -> bool:

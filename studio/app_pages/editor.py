@@ -21,6 +21,7 @@ from studio.gallery import BLANK, Example
 from studio.textsafe import one_line, safe_markdown
 
 VIEWER = access.guard("editor")  # before anything is drawn or read
+OWNER = access.draft_owner(VIEWER)
 
 SAVED_PREFIX = drafts.SAVED_PREFIX
 UPLOAD = "editor_upload"
@@ -68,7 +69,7 @@ def _open(text: str, source: str | None, message: str) -> None:
         _title_of(text),
         new_id=state.new_draft_id(),
         note=message,
-        author=VIEWER.email,
+        owner=OWNER,
     )
     state.set_text(text, source_name=source, keep_source=False)
     st.session_state.pop(TRY_ANSWER, None)
@@ -174,7 +175,7 @@ def _example_card(example: Example, key: str) -> None:
 def _saved_entries() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     saved: list[dict[str, str]] = []
     recent: list[dict[str, str]] = []
-    for row in services.store().list_drafts():
+    for row in drafts.visible_drafts(services.store(), OWNER):
         entry = {
             "id": row.id,
             "title": row.title or "",
@@ -187,7 +188,8 @@ def _saved_entries() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
 
 def _open_stored(draft: str, label: str) -> None:
     """Continue an autosaved draft (its versions go on); a saved one opens as a new draft."""
-    text = services.store().draft(draft)
+    store = services.store()
+    text = store.draft(draft) if drafts.may_open(store, draft, OWNER) else None
     if text is None:
         state.set_notice("error", f"“{label}” is no longer in the store.")
         return

@@ -145,7 +145,7 @@ def _open_in_editor(run: RunRecord) -> None:
         st.error("The blueprint text of this run is missing from the store.")
         return
     draft, number = drafts.draft_for_run(
-        store, run, text, new_id=state.new_draft_id(), author=VIEWER.email
+        store, run, text, new_id=state.new_draft_id(), owner=access.draft_owner(VIEWER)
     )
     source = run.options.get("source")
     st.session_state[state.DRAFT_ID] = draft

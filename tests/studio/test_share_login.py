@@ -19,13 +19,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from engine.store import open_store
 from tests.studio.browser import (
+    EDITOR_FRAME,
     Studio,
     click_quiet,
+    editor_text,
     free_port,
+    open_example,
     stop_studio,
     studio_command,
     wait_healthy,
+    wait_quiet,
 )
 from tests.test_host_check import AUTH
 
@@ -149,3 +154,26 @@ def test_an_email_outside_the_allowed_domains_is_refused(browser: Any, team: Stu
     expect(eve.get_by_text("may not use this studio")).to_be_visible(timeout=WAIT)
     assert eve.locator('[data-testid="stSidebarNav"]').count() == 0
     eve.context.close()
+
+
+def test_a_members_draft_is_theirs_alone(browser: Any, team: Studio):
+    alice = login(browser, team, "alice@example.com")  # an admin: she may edit
+    expect(alice.get_by_text("Logged in as alice@example.com")).to_be_visible(timeout=WAIT)
+    open_example(alice, team.url, "Two good ways to answer")
+    alice.wait_for_url(re.compile(r"[?&]draft="))
+    draft = alice.url.split("draft=")[1].split("&")[0]
+    assert "Two good ways to answer" in editor_text(alice)
+
+    dave = login(browser, team, "dave@example.com")
+    expect(dave.get_by_text("Logged in as dave@example.com")).to_be_visible(timeout=WAIT)
+    open_store(team.home / "studio.db").set_role("dave@example.com", "editor")
+    # dave types alice's draft address: the editor opens without her text
+    dave.goto(f"{team.url}/editor?draft={draft}")
+    expect(dave.get_by_role("heading", name="Editor")).to_be_visible(timeout=WAIT)
+    wait_quiet(dave)
+    # the start page (examples, a blank blueprint), not her draft in the editor
+    expect(dave.get_by_role("button", name="Start from a blank blueprint")).to_be_visible()
+    if dave.locator(EDITOR_FRAME).count():
+        assert "title: Two good ways to answer" not in editor_text(dave)
+    dave.context.close()
+    alice.context.close()
