@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from engine.run import RunOptions
@@ -20,7 +21,7 @@ from engine.store import open_store
 from studio import runs
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.a11y import axe_source, serious_violations
-from tests.studio.browser import Studio, element_screenshot, new_page, running_studio
+from tests.studio.browser import Studio, element_screenshot, new_page, running_studio, wait_quiet
 from tests.studio.helpers import example, make_run, wait_for_status
 
 pytestmark = pytest.mark.browser
@@ -64,12 +65,21 @@ def test_a_heatmap_cell_opens_that_prompt_and_model(page: Any, studio: Studio, r
     page.wait_for_load_state("networkidle")
     heat = page.locator('[data-testid="stDataFrame"]').first
     heat.locator('td[role="gridcell"]').filter(has_text="0.33").wait_for(state="attached")
-    box = heat.bounding_box()
-    assert box is not None
-    # the grid: a header row, then one 35-pixel row per prompt (france, list-three);
-    # columns: prompt ids, then ideal, then openai:fake-a on the right half
-    page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + 35 + 35 + 17)
-    page.wait_for_url(re.compile(r".*prompt=list-three&model=openai%3Afake-a"))
+    wanted = re.compile(r".*prompt=list-three&model=openai%3Afake-a")
+    for attempt in range(3):  # a click lost to a redraw (the grid moved) is made again
+        wait_quiet(page)
+        heat.scroll_into_view_if_needed()  # the rows must be on screen to be clicked
+        box = heat.bounding_box()
+        assert box is not None
+        # the grid: a header row, then one 35-pixel row per prompt (france, list-three);
+        # columns: prompt ids, then ideal, then openai:fake-a on the right half
+        page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + 35 + 35 + 17)
+        try:
+            page.wait_for_url(wanted, timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
     page.get_by_role("tab", name="Why this score", selected=True).wait_for()
     expect(page.get_by_role("combobox", name="Prompt", exact=True)).to_have_value(
         re.compile(r"^list-three")
