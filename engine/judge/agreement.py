@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any
 
 from engine.assessment import PointAssessment
 from engine.jsvalues import js_round
 
-__all__ = ["judge_agreement", "krippendorff_alpha"]
+__all__ = ["interval_alpha", "judge_agreement", "krippendorff_alpha"]
 
 
 def krippendorff_alpha(items: Sequence[Sequence[float]]) -> tuple[float, int]:
@@ -29,6 +29,36 @@ def krippendorff_alpha(items: Sequence[Sequence[float]]) -> tuple[float, int]:
     if expected == 0:
         return 1.0, len(within)
     return 1 - observed / expected, len(within)
+
+
+def interval_alpha(units: Sequence[Sequence[float | None]]) -> float | None:
+    """Krippendorff's alpha with the interval metric, missing values allowed (Krippendorff 2011).
+
+    Each unit holds the values its coders gave (None: that coder gave none). Units with fewer
+    than two values cannot be paired and are left out. `Do` weighs each unit's pairs by
+    1/(m_u - 1); `De` pairs all `n` pairable values. Returns None when fewer than two units can
+    be paired, and 1.0 when every pairable value is the same (no disagreement is possible).
+    Unlike `krippendorff_alpha` (Weval's per-cell statistic), this is the published estimator:
+    it is the one used to compare judges with reviewers.
+    """
+    paired = [[v for v in unit if v is not None] for unit in units]
+    paired = [unit for unit in paired if len(unit) >= 2]
+    if len(paired) < 2:
+        return None
+    n = sum(len(unit) for unit in paired)
+    observed = (
+        sum(
+            sum((a - b) ** 2 for a, b in permutations(unit, 2)) / (len(unit) - 1) for unit in paired
+        )
+        / n
+    )
+    pooled = [v for unit in paired for v in unit]
+    mean = sum(pooled) / n
+    # sum over ordered pairs (a - b)^2 = 2 n sum (v - mean)^2, so De needs no n^2 loop.
+    expected = 2 * n * sum((v - mean) ** 2 for v in pooled) / (n * (n - 1))
+    if expected == 0:
+        return 1.0
+    return 1 - observed / expected
 
 
 def _interpret(alpha: float, pooled: Sequence[float]) -> str:

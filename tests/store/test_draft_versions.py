@@ -35,7 +35,7 @@ def texts(store: Store, draft: str) -> list[str | None]:
 
 
 def test_the_migration_is_the_last_one_and_applied(store):
-    assert MIGRATIONS[-1][0] == "006_draft_versions"
+    assert "006_draft_versions" in [name for name, _ in MIGRATIONS]
     assert "006_draft_versions" in store.applied_migrations()
 
 
@@ -134,7 +134,8 @@ def test_drafts_saved_before_versions_existed_become_version_one(tmp_path):
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    for name, sql in MIGRATIONS[:-1]:  # a store of the release before versions
+    before = [name for name, _ in MIGRATIONS].index("006_draft_versions")
+    for name, sql in MIGRATIONS[:before]:  # a store of the release before versions
         for statement in statements(sql, "sqlite"):
             conn.execute(statement)
         conn.execute("INSERT INTO schema_migrations VALUES (?, 'then')", (name,))
