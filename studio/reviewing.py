@@ -8,6 +8,7 @@ the judge or gives a score on the judge's scale, and may add a comment; the verd
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +23,8 @@ from studio.textsafe import one_line
 __all__ = [
     "AGREE",
     "LOCAL_AUTHOR",
+    "alpha_text",
+    "anonymous",
     "calibration_rows",
     "choice_label",
     "grid_with_marks",
@@ -115,8 +118,14 @@ def make_reviews(
     ]
 
 
-def _alpha(value: float | None) -> str:
+def alpha_text(value: float | None) -> str:
+    """An alpha with two decimals, or "—" when there is too little to compute it."""
     return "—" if value is None else f"{value:.2f}"
+
+
+def anonymous(reviews: Sequence[ReviewRow]) -> list[ReviewRow]:
+    """The verdicts with their authors hidden (for visitors who are not team members)."""
+    return [replace(r, author="a reviewer") for r in reviews]
 
 
 def calibration_rows(calibration: RunCalibration, *, only_rewrite: bool) -> list[dict[str, Any]]:
@@ -142,9 +151,9 @@ def calibration_rows(calibration: RunCalibration, *, only_rewrite: bool) -> list
                 "Why rewrite": ", ".join(why),
                 "Answers": c.answers,
                 "Judges' widest spread": spread,
-                "α judges": _alpha(c.judge_alpha),
+                "α judges": alpha_text(c.judge_alpha),
                 "Reviewed": c.reviewed,
-                "α judges vs reviewers": _alpha(c.human_alpha),
+                "α judges vs reviewers": alpha_text(c.human_alpha),
                 "Judge high, human low": c.judge_high,
                 "Judge low, human high": c.judge_low,
             }

@@ -7,13 +7,9 @@ import streamlit as st
 from engine.review import GAP, calibrate, match_reviews
 from studio.components.review_panel import prompt_reviews, run_points
 from studio.resultdata import Results
-from studio.reviewing import calibration_rows
+from studio.reviewing import alpha_text, calibration_rows
 
 __all__ = ["calibration_section"]
-
-
-def _alpha(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
 
 
 def calibration_section(results: Results) -> None:
@@ -30,13 +26,13 @@ def calibration_section(results: Results) -> None:
         cols = st.columns(4)
         cols[0].metric(
             "α between judges",
-            _alpha(calibration.judge_alpha),
+            alpha_text(calibration.judge_alpha),
             help="Krippendorff's alpha (interval) over every judged answer: 1 is full "
             "agreement, 0 no better than chance. — with a single judge.",
         )
         cols[1].metric(
             "α judges vs reviewers",
-            _alpha(calibration.human_alpha),
+            alpha_text(calibration.human_alpha),
             help="The judges' score against the reviewers' verdicts, over the reviewed answers.",
         )
         cols[2].metric(

@@ -66,7 +66,7 @@ def _usage_dict(results: Results) -> dict[tuple[str, str], dict[str, Any]]:
 
 def _verdicts(results: Results) -> list[ReviewRow]:
     """The reviewers' verdicts on these results' prompts (matched to answers by the report)."""
-    return services.store().reviews(results.prompt_ids)
+    return review_panel.prompt_reviews(results.prompt_ids)
 
 
 def downloads(results: Results, name: str, link: str | None) -> None:

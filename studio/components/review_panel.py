@@ -20,6 +20,7 @@ from studio.resultdata import Results
 from studio.reviewing import (
     AGREE,
     LOCAL_AUTHOR,
+    anonymous,
     choice_label,
     grid_with_marks,
     make_reviews,
@@ -70,9 +71,13 @@ def run_points(results: Results) -> list[JudgedPoint]:
 
 
 def prompt_reviews(prompt_ids: list[str]) -> list[ReviewRow]:
-    """The verdicts on answers to these prompts (none, with a warning, when unreadable)."""
+    """The verdicts on answers to these prompts (none, with a warning, when unreadable).
+
+    A visitor who is not logged in (a share link's) sees them without their authors' e-mails.
+    """
     try:
-        return services.store().reviews(prompt_ids)
+        found = services.store().reviews(prompt_ids)
+        return found if access.current_viewer().logged_in else anonymous(found)
     except StoreError as exc:
         st.warning(f"The reviewers' verdicts cannot be read: {exc}")
         return []

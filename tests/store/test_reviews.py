@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from engine.store import MIGRATIONS, ReviewRow, Store, answer_hash, criterion_hash
+from engine.store import MIGRATIONS, ReviewRow, Store, answer_hash, criterion_hash, open_store
 from tests.store.test_contract import BACKENDS
 
 POINT = "Names the Gregorian calendar."
@@ -99,3 +101,16 @@ def test_unicode_and_long_texts_survive(opener):
     row = verdict(criterion=long_point, criterion_hash=criterion_hash(long_point), comment="ü ✓")
     store.save_reviews([row])
     assert store.reviews(["q1"]) == [row]
+
+
+def test_verdicts_written_by_one_process_are_read_by_another(tmp_path):
+    path = tmp_path / "studio.db"
+    code = (
+        "import sys; from engine.store import open_store; from tests.store.test_reviews import "
+        "verdict; open_store(sys.argv[1]).save_reviews([verdict()])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert open_store(path).reviews(["q1"]) == [verdict()]

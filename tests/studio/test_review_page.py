@@ -70,6 +70,8 @@ def test_a_reviewer_scores_several_points_at_once_and_the_grid_marks_them(or_pat
     marked = [v for k, v in after[POLITE].items() if "reviewed" in str(v)]
     assert marked == ["1.00 → 0.25 reviewed"] * 2
     assert any("Saved your verdict (score 0.25) on 2 point(s)." in s for s in texts(at, "success"))
+    table = next(d.value for d in at.dataframe if "Reviewer" in d.value)
+    assert set(table["Reviewer"]) == {"me"} and set(table["Verdict"]) == {"0.25"}
     verdicts = open_store().reviews(_prompts(store, run_id))  # the store opened again
     assert {(r.author, r.verdict, r.score, r.comment) for r in verdicts} == {
         ("me", "score", 0.25, "<b>Too generous</b>: it rambles.")
@@ -117,11 +119,13 @@ def test_saving_with_nothing_picked_says_what_to_do(or_paths_run):
     assert any("Pick at least one judged point" in w for w in texts(at, "warning"))
 
 
-def test_a_share_link_visitor_sees_marks_but_no_form(or_paths_run):
+def test_a_share_link_visitor_sees_marks_but_no_form_nor_who_reviewed(or_paths_run, monkeypatch):
     store, run_id = or_paths_run
     at = results_page(run_id)
     save(at, pick(at, POLITE), own=0.25)
     token = store.create_share_link(run_id, "anyone").token
+    monkeypatch.setenv("BLUEPRINT_MODE", "team")  # a visitor who is not logged in
+    monkeypatch.setenv("BLUEPRINT_STUDIO_URL", "http://studio.example.org")
     visitor = app().run()
     visitor.query_params["token"] = token
     visitor.switch_page("app_pages/shared.py").run()
@@ -131,6 +135,8 @@ def test_a_share_link_visitor_sees_marks_but_no_form(or_paths_run):
     assert [v for v in grid(visitor)[POLITE].values() if "reviewed" in str(v)] == [
         "1.00 → 0.25 reviewed"
     ] * 2
+    table = next(d.value for d in visitor.dataframe if "Reviewer" in d.value)
+    assert set(table["Reviewer"]) == {"a reviewer"}
 
 
 def test_the_editor_marks_the_point_the_reviewers_disagreed_on(or_paths_run):
