@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from engine.blueprint import Blueprint
 from engine.errors import StoreError
 from engine.lint import Diagnostic
-from engine.review import calibrate, match_reviews
 from engine.review.marks import rewrite_marks
 from engine.store import RunRecord
 from studio import services
-from studio.components.review_panel import run_points
+from studio.components.review_panel import run_calibration, run_points
 
 __all__ = ["editor_marks", "latest_run_of"]
 
@@ -59,7 +58,7 @@ def editor_marks(text: str, source: str | None, draft_id: str | None) -> list[Di
         points = run_points(loaded.results)
         if not points:
             return []
-        reviews = services.store().reviews(sorted({p.prompt_id for p in points}))
+        reviews = services.store().reviews(loaded.results.prompt_ids)
     except StoreError:
         return []  # the editor works without its marks; the results page says what is wrong
-    return rewrite_marks(parsed, calibrate(points, match_reviews(points, reviews)), run_name(run))
+    return rewrite_marks(parsed, run_calibration(loaded.results, reviews), run_name(run))

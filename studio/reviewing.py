@@ -16,7 +16,7 @@ from engine.jsvalues import format_score
 from engine.judge.scales import NINE_POINT, Scale, scale_for
 from engine.report.reviews import JudgedPoint, PointReviews
 from engine.review import RunCalibration
-from engine.store import ReviewRow, Verdict, criterion_hash
+from engine.store import ReviewRow, Verdict
 from studio.resultdata import Results
 from studio.textsafe import one_line
 
@@ -103,7 +103,7 @@ def make_reviews(
             prompt_id=p.prompt_id,
             model_id=p.model,
             answer_hash=p.answer_hash,
-            criterion_hash=criterion_hash(p.criterion),
+            criterion_hash=p.criterion_hash,
             author=author,
             criterion=p.criterion,
             verdict=verdict,

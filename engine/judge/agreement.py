@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from itertools import combinations, permutations
+from itertools import combinations
 from typing import Any
 
 from engine.assessment import PointAssessment
@@ -31,6 +31,12 @@ def krippendorff_alpha(items: Sequence[Sequence[float]]) -> tuple[float, int]:
     return 1 - observed / expected, len(within)
 
 
+def _squares(values: Sequence[float]) -> float:
+    """The sum of squared deviations of `values` from their mean."""
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values)
+
+
 def interval_alpha(units: Sequence[Sequence[float | None]]) -> float | None:
     """Krippendorff's alpha with the interval metric, missing values allowed (Krippendorff 2011).
 
@@ -46,17 +52,10 @@ def interval_alpha(units: Sequence[Sequence[float | None]]) -> float | None:
     if len(paired) < 2:
         return None
     n = sum(len(unit) for unit in paired)
-    observed = (
-        sum(
-            sum((a - b) ** 2 for a, b in permutations(unit, 2)) / (len(unit) - 1) for unit in paired
-        )
-        / n
-    )
-    pooled = [v for unit in paired for v in unit]
-    mean = sum(pooled) / n
-    # sum over ordered pairs (a - b)^2 = 2 n sum (v - mean)^2, so De needs no n^2 loop.
-    expected = 2 * n * sum((v - mean) ** 2 for v in pooled) / (n * (n - 1))
-    if expected == 0:
+    # Over the ordered pairs of m values, sum (a - b)^2 = 2 m sum (v - mean)^2: no pair loops.
+    observed = sum(2 * len(unit) * _squares(unit) / (len(unit) - 1) for unit in paired) / n
+    expected = 2 * n * _squares([v for unit in paired for v in unit]) / (n * (n - 1))
+    if expected < 1e-12:  # every value the same (up to rounding): no disagreement is possible
         return 1.0
     return 1 - observed / expected
 

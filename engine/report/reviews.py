@@ -41,6 +41,7 @@ class JudgedPoint:
         judge_score: The judges' (consensus) score.
         judges: Each judge's own score, `(judge id, score)`, when several judged it.
         answer_hash: `answer_hash` of the answer.
+        criterion_hash: `criterion_hash` of the point's text.
     """
 
     prompt_id: str
@@ -51,11 +52,12 @@ class JudgedPoint:
     judge_score: float
     judges: tuple[tuple[str, float], ...]
     answer_hash: str
+    criterion_hash: str
 
     @property
     def key(self) -> tuple[str, str, str, str]:
         """What a verdict on it is keyed by (see `ReviewRow.key`)."""
-        return (self.prompt_id, self.model, self.answer_hash, criterion_hash(self.criterion))
+        return (self.prompt_id, self.model, self.answer_hash, self.criterion_hash)
 
 
 PointReviews = dict[tuple[str, str, int], list[ReviewRow]]
@@ -92,6 +94,7 @@ def judged_points(
                         a.coverage_extent,
                         judges,
                         answer,
+                        criterion_hash(a.key_point_text),
                     )
                 )
     return out

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.review import GAP, calibrate, match_reviews
-from studio.components.review_panel import prompt_reviews, run_points
+from engine.review import GAP
+from studio.components.review_panel import prompt_reviews, run_calibration, run_points
 from studio.resultdata import Results
 from studio.reviewing import alpha_text, calibration_rows
 
@@ -17,7 +17,7 @@ def calibration_section(results: Results) -> None:
     points = run_points(results)
     if not points:
         return
-    calibration = calibrate(points, match_reviews(points, prompt_reviews(results.prompt_ids)))
+    calibration = run_calibration(results, prompt_reviews(results.prompt_ids))
     marked = calibration.to_rewrite()
     title = "Can the judges be trusted? Agreement per point" + (
         f" · {len(marked)} point(s) to rewrite first" if marked else ""

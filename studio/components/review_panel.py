@@ -8,12 +8,14 @@ add a comment. Viewers and share-link visitors see the marks only.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 
 import streamlit as st
 
 from engine.errors import StoreError
 from engine.jsvalues import format_score
 from engine.report.reviews import JudgedPoint, judged_points, match_reviews
+from engine.review import RunCalibration, calibrate
 from engine.store import ReviewRow, Verdict
 from studio import access, services, state
 from studio.resultdata import Results
@@ -37,6 +39,7 @@ __all__ = [
     "can_review",
     "prompt_reviews",
     "reviewed_grid",
+    "run_calibration",
     "run_points",
 ]
 
@@ -47,6 +50,8 @@ COMMENT_KEY = "review_comment"
 OWN_SCORE = "Give my own score"
 
 _POINTS: weakref.WeakKeyDictionary[Results, list[JudgedPoint]] = weakref.WeakKeyDictionary()
+_CALIBRATIONS: weakref.WeakKeyDictionary[Results, tuple[list[tuple[object, ...]], RunCalibration]]
+_CALIBRATIONS = weakref.WeakKeyDictionary()
 
 
 def can_review(viewer: access.Viewer) -> bool:
@@ -68,6 +73,20 @@ def run_points(results: Results) -> list[JudgedPoint]:
         found = judged_points(results.comparison)
         _POINTS[results] = found
     return found
+
+
+def run_calibration(results: Results, reviews: Sequence[ReviewRow]) -> RunCalibration:
+    """The judges' calibration of `results` with `reviews`, computed again only when they change."""
+    stamp: list[tuple[object, ...]] = [
+        (r.key, r.author, r.verdict, r.score, r.created_at) for r in reviews
+    ]
+    known = _CALIBRATIONS.get(results)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    points = run_points(results)
+    calibration = calibrate(points, match_reviews(points, reviews))
+    _CALIBRATIONS[results] = (stamp, calibration)
+    return calibration
 
 
 def prompt_reviews(prompt_ids: list[str]) -> list[ReviewRow]:

@@ -29,6 +29,7 @@ def test_interval_alpha_matches_krippendorffs_published_example():
 
 def test_interval_alpha_edge_cases():
     assert interval_alpha([[0.5, 0.5], [1.0, 1.0]]) == 1.0  # perfect agreement
+    assert interval_alpha([[0.1, 0.1, 0.1]] * 3) == 1.0  # all the same, despite rounding
     assert interval_alpha([[0.5, 0.5]]) is None  # one unit: nothing to compare against
     assert interval_alpha([[0.5, None], [None, 1.0]]) is None  # nothing pairable
     assert interval_alpha([[0.0, 1.0], [1.0, 0.0]]) < 0  # worse than chance
