@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.store import open_store
+from tests.studio.a11y import axe_source, serious_violations
 from tests.studio.browser import click_quiet, new_page, running_studio, screenshot, wait_quiet
 from tests.studio.helpers import example, make_run
 
@@ -47,9 +48,13 @@ def test_a_verdict_is_saved_and_its_point_is_listed_to_rewrite(
         page.get_by_text("Saved your verdict (score 0.50) on 2 point(s).").wait_for()
         wait_quiet(page)
         expect(page.get_by_text("· 2 point(s) to rewrite first")).to_have_count(1)
+        click_quiet(page, page.get_by_text("Can the judges be trusted?"))
+        page.get_by_text("The points to rewrite first").wait_for()
+        wait_quiet(page)
+        saved = store.reviews(sorted({c.prompt_id for c in store.cells(run_id)}))
+        assert sorted((r.author, r.model_id, r.criterion, r.score) for r in saved) == [
+            ("me", "openai:fake-b[temp:0]", "Is polite and to the point.", 0.5),
+            ("me", "openai:fake-b[temp:0]", "Names the Gregorian calendar.", 0.5),
+        ]
+        assert serious_violations(page, axe_source()) == []  # the form, marks and calibration
         screenshot(page, "review-saved")
-    saved = store.reviews(sorted({c.prompt_id for c in store.cells(run_id)}))
-    assert sorted((r.author, r.model_id, r.criterion, r.score) for r in saved) == [
-        ("me", "openai:fake-b[temp:0]", "Is polite and to the point.", 0.5),
-        ("me", "openai:fake-b[temp:0]", "Names the Gregorian calendar.", 0.5),
-    ]

@@ -12,7 +12,7 @@ from studio.components.review_panel import (
     VERDICT_KEY,
     can_review,
 )
-from tests.studio.helpers import app, texts
+from tests.studio.helpers import app, example, make_run, texts
 
 POLITE = "Is polite and to the point."
 
@@ -148,3 +148,23 @@ def test_the_editor_marks_the_point_the_reviewers_disagreed_on(or_paths_run):
     problems = " ".join(texts(at, "markdown"))
     assert "Reviewers differed from the judges by up to 1.00 in the run of" in problems
     assert run_id[:8] in problems and "more specific" in problems
+
+
+def test_a_new_run_of_the_same_answers_shows_the_verdicts(or_paths_run, llm_env):
+    store, run_id = or_paths_run
+    at = results_page(run_id)
+    save(at, pick(at, POLITE), own=0.25)
+    again = make_run(
+        store,
+        example("or-paths.yml"),
+        ["openai:fake-a", "openai:fake-b"],
+        environ=llm_env,
+        judges=["openai:fake-judge"],
+        judge=True,
+        source="or-paths.yml",
+    )
+    assert again != run_id
+    later = results_page(again)
+    assert [v for v in grid(later)[POLITE].values() if "reviewed" in str(v)] == [
+        "1.00 → 0.25 reviewed"
+    ] * 2
