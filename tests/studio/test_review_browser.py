@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from engine.store import open_store
 from tests.studio.a11y import axe_source, serious_violations
 from tests.studio.browser import click_quiet, new_page, running_studio, screenshot, wait_quiet
-from tests.studio.helpers import example, make_run
+from tests.studio.conftest import run_or_paths
 
 pytestmark = pytest.mark.browser
 
@@ -23,16 +23,7 @@ def test_a_verdict_is_saved_and_its_point_is_listed_to_rewrite(
 ):
     store = open_store(tmp_path / "studio.db")
     with ThreadPoolExecutor(1) as pool:  # the browser's event loop owns this thread
-        run_id = pool.submit(
-            make_run,
-            store,
-            example("or-paths.yml"),
-            ["openai:fake-a", "openai:fake-b"],
-            environ=llm_env,
-            judges=["openai:fake-judge"],
-            judge=True,
-            source="or-paths.yml",
-        ).result()
+        run_id = pool.submit(run_or_paths, store, llm_env).result()
     with running_studio(tmp_path, {}) as studio, new_page(browser, height=2400) as page:
         page.goto(f"{studio.url}/results?run={run_id}")
         page.get_by_text("Review the judges").wait_for()

@@ -12,7 +12,8 @@ from studio.components.review_panel import (
     VERDICT_KEY,
     can_review,
 )
-from tests.studio.helpers import app, example, make_run, texts
+from tests.studio.conftest import run_or_paths
+from tests.studio.helpers import app, texts
 
 POLITE = "Is polite and to the point."
 
@@ -154,15 +155,7 @@ def test_a_new_run_of_the_same_answers_shows_the_verdicts(or_paths_run, llm_env)
     store, run_id = or_paths_run
     at = results_page(run_id)
     save(at, pick(at, POLITE), own=0.25)
-    again = make_run(
-        store,
-        example("or-paths.yml"),
-        ["openai:fake-a", "openai:fake-b"],
-        environ=llm_env,
-        judges=["openai:fake-judge"],
-        judge=True,
-        source="or-paths.yml",
-    )
+    again = run_or_paths(store, llm_env)  # the fake models answer the same again
     assert again != run_id
     later = results_page(again)
     assert [v for v in grid(later)[POLITE].values() if "reviewed" in str(v)] == [
