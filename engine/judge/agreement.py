@@ -10,7 +10,7 @@ from typing import Any
 from engine.assessment import PointAssessment
 from engine.jsvalues import js_round
 
-__all__ = ["judge_agreement", "krippendorff_alpha"]
+__all__ = ["interval_alpha", "judge_agreement", "krippendorff_alpha"]
 
 
 def krippendorff_alpha(items: Sequence[Sequence[float]]) -> tuple[float, int]:
@@ -29,6 +29,35 @@ def krippendorff_alpha(items: Sequence[Sequence[float]]) -> tuple[float, int]:
     if expected == 0:
         return 1.0, len(within)
     return 1 - observed / expected, len(within)
+
+
+def _squares(values: Sequence[float]) -> float:
+    """The sum of squared deviations of `values` from their mean."""
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values)
+
+
+def interval_alpha(units: Sequence[Sequence[float | None]]) -> float | None:
+    """Krippendorff's alpha with the interval metric, missing values allowed (Krippendorff 2011).
+
+    Each unit holds the values its coders gave (None: that coder gave none). Units with fewer
+    than two values cannot be paired and are left out. `Do` weighs each unit's pairs by
+    1/(m_u - 1); `De` pairs all `n` pairable values. Returns None when fewer than two units can
+    be paired, and 1.0 when every pairable value is the same (no disagreement is possible).
+    Unlike `krippendorff_alpha` (Weval's per-cell statistic), this is the published estimator:
+    it is the one used to compare judges with reviewers.
+    """
+    paired = [[v for v in unit if v is not None] for unit in units]
+    paired = [unit for unit in paired if len(unit) >= 2]
+    if len(paired) < 2:
+        return None
+    n = sum(len(unit) for unit in paired)
+    # Over the ordered pairs of m values, sum (a - b)^2 = 2 m sum (v - mean)^2: no pair loops.
+    observed = sum(2 * len(unit) * _squares(unit) / (len(unit) - 1) for unit in paired) / n
+    expected = 2 * n * _squares([v for unit in paired for v in unit]) / (n * (n - 1))
+    if expected < 1e-12:  # every value the same (up to rounding): no disagreement is possible
+        return 1.0
+    return 1 - observed / expected
 
 
 def _interpret(alpha: float, pooled: Sequence[float]) -> str:

@@ -6,7 +6,7 @@ diagnostic's fix. Every code is listed in `CODES` and documented in `docs/lint.m
 
 from typing import TYPE_CHECKING, Any
 
-from engine.lint.diagnostics import CODES, CodeInfo, Diagnostic, Fix, Severity, apply_fix
+from engine.lint.diagnostics import CODES, RUN_CODES, CodeInfo, Diagnostic, Fix, Severity, apply_fix
 from engine.lint.run import lint
 
 if TYPE_CHECKING:
@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CODES",
+    "RUN_CODES",
     "CodeInfo",
     "Diagnostic",
     "Fix",

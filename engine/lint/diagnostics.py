@@ -9,7 +9,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["CODES", "CodeInfo", "Diagnostic", "Fix", "Severity", "apply_fix", "line_offsets"]
+__all__ = [
+    "CODES",
+    "RUN_CODES",
+    "CodeInfo",
+    "Diagnostic",
+    "Fix",
+    "Severity",
+    "apply_fix",
+    "line_offsets",
+]
 
 Severity = Literal["error", "warning", "info"]
 """`error`: will not run, or will score wrongly for sure. `warning`: probably not what you
@@ -78,6 +87,12 @@ CODES: dict[str, CodeInfo] = _codes(
 )
 """Every diagnostic code with its severity and summary; `docs/lint.md` has one heading per code."""
 
+RUN_CODES: dict[str, CodeInfo] = _codes(
+    ("judges-disagree", "info", "In a run, the judges (or reviewers) disagreed on this point."),
+)
+"""Codes that come from a run's results, not from the text (`engine.review.marks`): the
+editor shows them beside the lint diagnostics; `blueprint lint` never reports them."""
+
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
@@ -108,7 +123,7 @@ class Diagnostic(BaseModel):
     @field_validator("code")
     @classmethod
     def _known_code(cls, code: str) -> str:
-        if code not in CODES:
+        if code not in CODES and code not in RUN_CODES:
             raise ValueError(f"unknown diagnostic code {code!r}")
         return code
 

@@ -5,20 +5,23 @@ Points are listed in Weval's order but numbered as the blueprint writes them
 with no points (its answer failed) gives one row with the error and empty point fields. Text
 that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
 carriage return) is prefixed with `'`, so opening the file cannot execute anything.
+With reviewers' verdicts (`engine.report.reviews`), `REVIEW_COLUMNS` follow the others.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
+from engine.report.reviews import PointReviews, judged_points, match_reviews, review_summary
+from engine.store.reviews import ReviewRow
 
-__all__ = ["CSV_COLUMNS", "comparison_csv", "csv_rows"]
+__all__ = ["CSV_COLUMNS", "REVIEW_COLUMNS", "comparison_csv", "csv_rows"]
 
 CSV_COLUMNS: tuple[str, ...] = (
     "prompt_id",
@@ -38,6 +41,16 @@ CSV_COLUMNS: tuple[str, ...] = (
 )
 """The columns, in order."""
 
+REVIEW_COLUMNS: tuple[str, ...] = (
+    "review_verdict",
+    "review_score",
+    "review_comment",
+    "review_author",
+    "reviewed_at",
+)
+"""The columns added when verdicts are given: `agree`/`score`/`mixed`, the reviewers' mean
+score, their comments (`author: comment`, joined by ` | `), who, and the latest time."""
+
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -47,8 +60,14 @@ def _text(value: Any) -> Any:
     return value
 
 
-def csv_rows(comparison: Comparison) -> Iterator[dict[str, Any]]:
-    """Yield one dict per prompt × model × point (keys: `CSV_COLUMNS`)."""
+def csv_rows(
+    comparison: Comparison, reviews: PointReviews | None = None
+) -> Iterator[dict[str, Any]]:
+    """Yield one dict per prompt × model × point.
+
+    Keys: `CSV_COLUMNS`, and `REVIEW_COLUMNS` when `reviews` is given.
+    """
+    columns = CSV_COLUMNS + (REVIEW_COLUMNS if reviews is not None else ())
     for pid in comparison.prompt_ids:
         row = comparison.cells.get(pid, {})
         for model in sorted(row):
@@ -62,10 +81,18 @@ def csv_rows(comparison: Comparison) -> Iterator[dict[str, Any]]:
                 "cell_error": _text(cell.error),
             }
             if not cell.assessments:
-                yield {**dict.fromkeys(CSV_COLUMNS), **base}
+                yield {**dict.fromkeys(columns), **base}
                 continue
             numbers = point_numbers(cell.assessments, point_kinds(comparison.config, pid))
-            for number, a in zip(numbers, cell.assessments, strict=True):
+            for index, (number, a) in enumerate(zip(numbers, cell.assessments, strict=True)):
+                extra = (
+                    {
+                        k: _text(v)
+                        for k, v in review_summary(reviews.get((pid, model, index), [])).items()
+                    }
+                    if reviews is not None
+                    else {}
+                )
                 yield {
                     **base,
                     "point_index": number,
@@ -78,14 +105,23 @@ def csv_rows(comparison: Comparison) -> Iterator[dict[str, Any]]:
                     "point_score": a.coverage_extent if a.counts else None,
                     "reflection": _text(a.reflection),
                     "point_error": _text(a.error),
+                    **extra,
                 }
 
 
-def comparison_csv(comparison: Comparison) -> str:
-    """Return the CSV text: a header row first, CRLF line ends as spreadsheets expect."""
+def comparison_csv(comparison: Comparison, reviews: Iterable[ReviewRow] | None = None) -> str:
+    """Return the CSV text: a header row first, CRLF line ends as spreadsheets expect.
+
+    Args:
+        comparison: The scored run.
+        reviews: Reviewers' verdicts (any; those on this comparison's answers are matched),
+            or None for no review columns.
+    """
+    matched = None if reviews is None else match_reviews(judged_points(comparison), reviews)
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(CSV_COLUMNS))
+    columns = CSV_COLUMNS + (REVIEW_COLUMNS if matched is not None else ())
+    writer = csv.DictWriter(out, fieldnames=list(columns))
     writer.writeheader()
-    for row in csv_rows(comparison):
+    for row in csv_rows(comparison, matched):
         writer.writerow(row)
     return printable(out.getvalue())

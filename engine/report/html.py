@@ -2,7 +2,7 @@
 
 The file holds the leaderboard, a prompt × model table of scores, and for every prompt its
 conversation, each model's answer, every point with the judges' reasons, and the arithmetic
-of each score (`engine.scoring.explain`). It uses only HTML and inline CSS (`<details>` for
+of each score (`engine.scoring.explain`), with reviewers' verdicts under their points. It uses only HTML and inline CSS (`<details>` for
 folding), and a Content-Security-Policy that forbids scripts and any network request. Every
 string from a blueprint, a model or a judge is escaped with `html.escape`.
 """
@@ -22,8 +22,10 @@ from engine.report.costs import PRICE_HOWTO, UNKNOWN, cost_text
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
 from engine.report.ranking import coverage_note, ranked
+from engine.report.reviews import PointReviews, judged_points, match_reviews
 from engine.scoring.aggregation import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
+from engine.store.reviews import ReviewRow
 
 __all__ = ["CSP", "render_html"]
 
@@ -42,7 +44,7 @@ pre{white-space:pre-wrap;word-wrap:break-word;background:#f6f8fa;padding:.6rem;b
 details{margin:.4rem 0;border:1px solid #d0d7de;border-radius:.4rem;padding:.3rem .7rem}
 details>summary{cursor:pointer;font-weight:600}details details{background:#fcfcfd}
 .win{color:#1a7f37;font-weight:600}.left{color:#8c959f}.err{color:#cf222e}
-.formula{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}
+.review{color:#8250df}.formula{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}
 """
 
 
@@ -202,12 +204,26 @@ def _group_lines(group: GroupExplanation) -> list[str]:
     return lines
 
 
+def _review_lines(reviews: Sequence[ReviewRow]) -> str:
+    """A point's verdicts as escaped lines for the Why column."""
+    lines = []
+    for r in reviews:
+        said = "agrees with the judge" if r.verdict == "agree" else "scores it"
+        comment = f": {_e(r.comment)}" if r.comment else ""
+        lines.append(
+            f"<br><span class=review>Reviewer {_e(r.author)} {said} "
+            f"({_e(format_score(r.score))}){comment}</span>"
+        )
+    return "".join(lines)
+
+
 def _cell_section(
     comparison: Comparison,
     pid: str,
     model: str,
     name: str,
     usage: Mapping[str, Any] | None,
+    reviews: PointReviews,
 ) -> str:
     cell: CellScore | None = comparison.cell(pid, model)
     response = comparison.responses.get(pid, {}).get(model)
@@ -256,7 +272,8 @@ def _cell_section(
             else _e(a.reflection or "")
         )
         error = f"<br><span class=err>{_e(a.error)}</span>" if a.error else ""
-        why = f"<td>{reasons}{error}</td>"
+        reviewed = _review_lines(reviews.get((pid, model, index), []))
+        why = f"<td>{reasons}{error}{reviewed}</td>"
         if line is not None:
             group = _group_name(a.path_id, a.is_inverted, names)
             rows.append(_point_row(line, numbers[index], group, why))
@@ -284,6 +301,7 @@ def _prompt_section(
     models: list[str],
     names: dict[str, str],
     usage: Mapping[tuple[str, str], Mapping[str, Any]],
+    reviews: PointReviews,
 ) -> str:
     turns = []
     for role, content in _messages(comparison.prompt_contexts.get(pid)):
@@ -300,7 +318,7 @@ def _prompt_section(
         f"{names[m]} {_num(c.score)}" for m in models if (c := comparison.cell(pid, m)) is not None
     )
     cells = "".join(
-        _cell_section(comparison, pid, m, names[m], usage.get((pid, m))) for m in models
+        _cell_section(comparison, pid, m, names[m], usage.get((pid, m)), reviews) for m in models
     )
     return (
         f'<details id="p-{_e(pid)}"><summary>{_e(pid)} <span class=muted>{_e(scores)}</span></summary>'
@@ -318,6 +336,7 @@ def render_html(
     link: str | None = None,
     generated_at: datetime | None = None,
     unpriced: Collection[str] = (),
+    reviews: Iterable[ReviewRow] = (),
 ) -> str:
     """Return the report of a comparison as one self-contained HTML document.
 
@@ -328,7 +347,10 @@ def render_html(
         link: The studio link of the run, shown as text (never fetched).
         generated_at: When the report was made (default: now, UTC).
         unpriced: Models with no known price: their cost shows as "cost unknown", never $0.
+        reviews: Reviewers' verdicts; those on this comparison's answers show (escaped) under
+            the judges' reasons of their point.
     """
+    matched = match_reviews(judged_points(comparison), reviews)
     unknown = set(unpriced)
     usage = {
         key: {**u, "cost_unknown": True} if key[1] in unknown else u
@@ -359,7 +381,9 @@ def render_html(
         + _score_table(comparison, prompts, models, names)
         + "<h2>Every prompt in detail</h2><p class=muted>Open a prompt to see each model's "
         "answer, every point with the judges' reasons, and how the score is computed.</p>"
-        + "".join(_prompt_section(comparison, pid, models, names, usage) for pid in prompts)
+        + "".join(
+            _prompt_section(comparison, pid, models, names, usage, matched) for pid in prompts
+        )
         + f"<p class=muted>Made by Blueprint Studio on {_e(moment)}. This file needs no "
         "network and runs no scripts.</p>"
     )

@@ -2,6 +2,7 @@
 
 from engine.store.base import RunWriter, Store, new_run_id, open_store
 from engine.store.migrations import MIGRATIONS, migrate
+from engine.store.reviews import ReviewRow, Verdict, answer_hash, criterion_hash
 from engine.store.rows import (
     ACTIVE_STATUSES,
     RESUMABLE_STATUSES,
@@ -37,6 +38,7 @@ __all__ = [
     "LinkState",
     "LiveStatus",
     "ModelTotals",
+    "ReviewRow",
     "Role",
     "RunRecord",
     "RunStatus",
@@ -45,6 +47,9 @@ __all__ = [
     "ShareLink",
     "Store",
     "UserRow",
+    "Verdict",
+    "answer_hash",
+    "criterion_hash",
     "migrate",
     "new_run_id",
     "new_share_token",

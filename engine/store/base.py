@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Sequence
 from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from engine.errors import StoreError
+from engine.store.reviews import ReviewRow
 from engine.store.rows import (
     CacheEntry,
     CallRow,
@@ -252,6 +254,24 @@ class Store(Protocol):
 
     def revoke_share_link(self, token: str) -> ShareLink | None:
         """Revoke a link (kept, marked revoked); return it, or None when no link has it."""
+        ...
+
+    # --- review verdicts (`engine.store.reviews`) ---------------------------------------
+
+    def save_reviews(self, reviews: Sequence[ReviewRow]) -> None:
+        """Record verdicts; each replaces its author's earlier verdict on the same point."""
+        ...
+
+    def delete_reviews(self, keys: Collection[tuple[str, str, str, str]], author: str) -> int:
+        """Withdraw an author's verdicts on the points `keys` (see `ReviewRow.key`); count them."""
+        ...
+
+    def reviews(self, prompt_ids: Collection[str]) -> list[ReviewRow]:
+        """Return every verdict on answers to these prompts, oldest first.
+
+        A verdict is keyed by its answer's text, not its run: match it to a run's points with
+        `engine.review.match_reviews`.
+        """
         ...
 
     # --- team members -------------------------------------------------------------------

@@ -196,6 +196,27 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
         CREATE INDEX drafts_author ON drafts(author, updated_at);
         """,
     ),
+    (
+        "008_reviews",
+        """
+        CREATE TABLE reviews (
+            prompt_id TEXT NOT NULL,
+            model_id TEXT NOT NULL,
+            answer_hash TEXT NOT NULL,
+            criterion_hash TEXT NOT NULL,
+            author TEXT NOT NULL,
+            criterion TEXT NOT NULL,
+            verdict TEXT NOT NULL,
+            score DOUBLE PRECISION NOT NULL,
+            judge_score DOUBLE PRECISION,
+            comment TEXT,
+            run_id TEXT,
+            point_index BIGINT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (prompt_id, model_id, answer_hash, criterion_hash, author)
+        );
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

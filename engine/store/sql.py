@@ -14,6 +14,7 @@ from typing import Any
 from engine.errors import StoreError
 from engine.store.drafts import DraftQueries
 from engine.store.migrations import now
+from engine.store.reviews import ReviewQueries
 from engine.store.rows import (
     CallRow,
     CellRow,
@@ -53,7 +54,7 @@ _USER_COLUMNS = "email, name, role, created_at, last_login_at"
 _SHARE_COLUMNS = "token, run_id, audience, created_at, expires_at, revoked_at, created_by"
 
 
-class SQLStore(DraftQueries, ABC):
+class SQLStore(DraftQueries, ReviewQueries, ABC):
     """The `engine.store.base.Store` contract in SQL with `?` placeholders, for any backend."""
 
     # `location` and `_query` (one statement, its own transaction) are a backend's, declared

@@ -18,6 +18,7 @@ from studio.components.try_answer import TRY_ANSWER, try_response
 from studio.components.versions import versions_panel
 from studio.formview import form_view, view_switch
 from studio.gallery import BLANK, Example
+from studio.review_marks import editor_marks
 from studio.textsafe import one_line, safe_markdown
 
 VIEWER = access.guard("editor")  # before anything is drawn or read
@@ -345,7 +346,10 @@ def main() -> None:
         return
     _keep_draft_in_url()
     source = state.source()
-    diagnostics = services.lint_text(text, source)
+    diagnostics = sorted(
+        [*services.lint_text(text, source), *editor_marks(text, source, state.draft_id())],
+        key=Diagnostic.sort_key,
+    )
     _toolbar(text, _title_of(text))
     left, right = st.columns([3, 2], gap="medium")
     with left:

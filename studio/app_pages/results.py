@@ -11,6 +11,7 @@ from studio import access, drafts, runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
 from studio.components.rescore_panel import rescore_panel, rescored_from_note
 from studio.components.results_view import init_view, render_results
+from studio.components.review_panel import can_review
 from studio.resultdata import Results
 from studio.share_panel import share_panel
 from studio.textsafe import safe_markdown
@@ -175,7 +176,11 @@ def _render(
         init_view(results, view.page, view.prompt, view.model)
         st.session_state[SOURCE_KEY] = source
     page, prompt, model = render_results(
-        results, run_id=run_id, name=slug(results.title, "results"), link=link
+        results,
+        run_id=run_id,
+        name=slug(results.title, "results"),
+        link=link,
+        reviewer=can_review(VIEWER),
     )
     if run_id is not None:
         wanted = share.ResultsView(run=run_id, page=page, prompt=prompt, model=model)

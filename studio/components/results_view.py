@@ -15,8 +15,10 @@ from engine.jsvalues import format_score
 from engine.report import comparison_csv, render_html
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, unpriced
 from engine.report.ranking import coverage_note
+from engine.report.reviews import comparison_json_with_reviews
+from engine.store import ReviewRow
 from studio import figures, services
-from studio.components import cell_pick, sidebyside
+from studio.components import calibration_view, cell_pick, review_panel, sidebyside
 from studio.components.common import conversation
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
 from studio.textsafe import one_line, safe_markdown
@@ -62,6 +64,11 @@ def _usage_dict(results: Results) -> dict[tuple[str, str], dict[str, Any]]:
     }
 
 
+def _verdicts(results: Results) -> list[ReviewRow]:
+    """The reviewers' verdicts on these results' prompts (matched to answers by the report)."""
+    return review_panel.prompt_reviews(results.prompt_ids)
+
+
 def downloads(results: Results, name: str, link: str | None) -> None:
     """Download buttons: the self-contained HTML report, the comparison JSON and a CSV."""
     cols = st.columns(3)
@@ -74,6 +81,7 @@ def downloads(results: Results, name: str, link: str | None) -> None:
                 usage=_usage_dict(results),
                 link=link,
                 unpriced=unpriced(results.models) if results.usage else (),
+                reviews=_verdicts(results),
             ),
             file_name=f"{name}_report.html",
             mime="text/html",
@@ -86,17 +94,18 @@ def downloads(results: Results, name: str, link: str | None) -> None:
         st.download_button(
             "Comparison JSON",
             on_click="ignore",  # a download needs no redraw of the page
-            data=results.comparison.to_json,
+            data=lambda: comparison_json_with_reviews(results.comparison, _verdicts(results)),
             file_name=f"{name}_comparison.json",
             mime="application/json",
             icon=":material/data_object:",
-            help="Weval's comparison format (opens in Weval and here).",
+            help="Weval's comparison format (opens in Weval and here); reviewers' verdicts "
+            "are in its `blueprintStudio` block, which Weval ignores.",
         )
     with cols[2]:
         st.download_button(
             "CSV (one row per point)",
             on_click="ignore",  # a download needs no redraw of the page
-            data=lambda: comparison_csv(results.comparison),
+            data=lambda: comparison_csv(results.comparison, _verdicts(results)),
             file_name=f"{name}_points.csv",
             mime="text/csv",
             icon=":material/table:",
@@ -353,16 +362,15 @@ def _costs(results: Results, pid: str) -> None:
     )
 
 
-def _points_tab(results: Results, pid: str) -> None:
-    grid = results.point_grid(pid)
-    if not grid:
+def _points_tab(results: Results, pid: str, run_id: str | None, reviewer: bool) -> None:
+    if not results.points(pid):
         st.info("No model has a scored answer for this prompt yet.")
         return
     st.caption(
         "Each row is one point of the rubric; each column one model's score on it "
         "(“needs a judge”: a point in words scored without judges)."
     )
-    st.dataframe(grid, hide_index=True, width="stretch")
+    review_panel.reviewed_grid(results, pid, run_id, reviewer=reviewer)
     with st.expander("The judges' reasons for every model"):
         st.dataframe(
             [
@@ -388,7 +396,9 @@ def _why_tab(results: Results, pid: str, run_id: str | None) -> str:
     return model
 
 
-def prompt_detail(results: Results, page_ids: list[str], run_id: str | None) -> tuple[str, str]:
+def prompt_detail(
+    results: Results, page_ids: list[str], run_id: str | None, *, reviewer: bool = False
+) -> tuple[str, str]:
     """One prompt in detail: points × models, explain-my-score, responses, cost.
 
     Only the open tab is computed and sent to the browser.
@@ -412,7 +422,7 @@ def prompt_detail(results: Results, page_ids: list[str], run_id: str | None) -> 
     model = str(st.session_state.get(MODEL_KEY) or "")
     with tabs[0]:
         if tabs[0].open:
-            _points_tab(results, pid)
+            _points_tab(results, pid, run_id, reviewer)
     with tabs[1]:
         if tabs[1].open:
             model = _why_tab(results, pid, run_id)
@@ -426,16 +436,20 @@ def prompt_detail(results: Results, page_ids: list[str], run_id: str | None) -> 
 
 
 def render_results(
-    results: Results, *, run_id: str | None, name: str, link: str | None
+    results: Results, *, run_id: str | None, name: str, link: str | None, reviewer: bool = False
 ) -> tuple[int, str | None, str | None]:
-    """Everything about one set of results; returns the (page, prompt, model) on screen."""
+    """Everything about one set of results; returns the (page, prompt, model) on screen.
+
+    `reviewer`: this viewer may give verdicts on judged points (`review_panel.can_review`).
+    """
     if results.description:
         with st.expander("About this blueprint"):
             st.text(results.description)
     downloads(results, name, link)
     leaderboard(results)
+    calibration_view.calibration_section(results)
     page_ids = prompts_overview(results)
     if not page_ids:
         return 1, None, None
-    pid, model = prompt_detail(results, page_ids, run_id)
+    pid, model = prompt_detail(results, page_ids, run_id, reviewer=reviewer)
     return int(st.session_state.get(PAGE_KEY) or 1), pid, model or None

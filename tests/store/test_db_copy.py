@@ -12,7 +12,7 @@ import psycopg
 
 from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
-from engine.store import CacheEntry, CallRow, JudgmentRow
+from engine.store import CacheEntry, CallRow, JudgmentRow, ReviewRow, answer_hash, criterion_hash
 from engine.store.copy import table_order
 from engine.store.sqlite import SQLiteStore
 from tests.conftest import EXAMPLES
@@ -76,6 +76,25 @@ def _personal_store(path: Path, out: Path) -> str:
     store.save_draft("d1", "title: draft\n", "draft")
     store.create_share_link(run_id, "anyone", created_by="alice@example.org")
     store.record_login("alice@example.org", "Alice", "admin")
+    store.save_reviews(
+        [
+            ReviewRow(
+                cell.prompt_id,
+                cell.model_id,
+                answer_hash(cell.response),
+                criterion_hash("Says hello."),
+                "alice@example.org",
+                "Says hello.",
+                "score",
+                0.25,
+                0.875,
+                "too generous",
+                run_id,
+                0,
+                "2026-12-01T06:00:00.000+00:00",
+            )
+        ]
+    )
     return run_id
 
 

@@ -63,7 +63,12 @@ def llm_env(scripted_llm: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> dict[str,
 def or_paths_run(llm_env: dict[str, str]) -> tuple[Store, str]:
     """A completed run of the or-paths example: two fake models, one fake judge."""
     store = open_store()
-    run_id = make_run(
+    return store, run_or_paths(store, llm_env)
+
+
+def run_or_paths(store: Store, llm_env: dict[str, str]) -> str:
+    """Run the or-paths example to the end on two fake models with one fake judge."""
+    return make_run(
         store,
         example("or-paths.yml"),
         ["openai:fake-a", "openai:fake-b"],
@@ -72,4 +77,3 @@ def or_paths_run(llm_env: dict[str, str]) -> tuple[Store, str]:
         judge=True,
         source="or-paths.yml",
     )
-    return store, run_id
