@@ -182,6 +182,12 @@ class _Display:
     help="Refuse or stop cleanly beyond this many US dollars.",
 )
 @click.option(
+    "--queue",
+    "queued",
+    is_flag=True,
+    help="Team mode: queue the run for `blueprint worker` and follow it here until it ends.",
+)
+@click.option(
     "--resume",
     "resume_id",
     help="Finish an interrupted or stopped run without repeating finished calls "
@@ -198,13 +204,14 @@ def run_cmd(
     max_cost: float | None,
     resume_id: str | None,
     repeats: int,
+    queued: bool,
 ) -> None:
     """Generate, judge, score and store FILE against several models.
 
     The first line printed is `run <id>  <studio link>`, before any call is made, so an
     interrupted run can be finished with `--resume <id>`. Ctrl-C stops cleanly (resumable).
     Exit 0 when every cell was scored, 1 when some failed or the run stopped, 2 for unusable
-    input.
+    input. With --queue (team mode) the workers execute the run; Ctrl-C asks them to stop it.
     """
     from engine.report.output import OutputError
     from engine.run.outcome import RunOptions
@@ -218,6 +225,17 @@ def run_cmd(
     from engine.store import ModelTotals, open_store
 
     try:
+        if queued:
+            from engine.queue.enqueue import team_database_url
+
+            team_database_url()
+            if resume_id:
+                click.echo(
+                    "--queue cannot resume a run; finish it here: "
+                    f"blueprint run --resume {resume_id}",
+                    err=True,
+                )
+                sys.exit(2)
         store = open_store()
         if resume_id:
             prepared = prepare_resume(
@@ -255,6 +273,11 @@ def run_cmd(
     for warning in prepared.plan.warnings:
         click.echo(f"warning: {warning}", err=True)
 
+    if queued:
+        from engine.cli.queue_watch import queue_and_watch
+
+        queue_and_watch(store, run_id, prepared.plan, out_dir)
+        return
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

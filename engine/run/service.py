@@ -189,8 +189,26 @@ def prepare_resume(
         BlueprintError: Its stored blueprint no longer parses (not expected).
     """
     text, saved = resume_options(store, run_id)
+    options = saved_options(
+        saved, concurrency=concurrency, max_cost_usd=max_cost_usd, out_dir=out_dir
+    )
+    prepared = prepare_run(
+        store, text, source=saved.get("source"), options=options, environ=environ, record=False
+    )
+    prepared.run_id = run_id
+    return prepared
+
+
+def saved_options(
+    saved: dict[str, Any],
+    *,
+    concurrency: int | None = None,
+    max_cost_usd: float | None = None,
+    out_dir: Path | None = None,
+) -> RunOptions:
+    """The options a run was recorded with (`RunRecord.options`), a few overridden."""
     saved_out = saved.get("out_dir")
-    options = RunOptions(
+    return RunOptions(
         models=saved.get("models"),
         judges=saved.get("judges"),
         judge=bool(saved.get("judge", True)),
@@ -200,11 +218,6 @@ def prepare_resume(
         max_cost_usd=max_cost_usd if max_cost_usd is not None else saved.get("max_cost_usd"),
         out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
     )
-    prepared = prepare_run(
-        store, text, source=saved.get("source"), options=options, environ=environ, record=False
-    )
-    prepared.run_id = run_id
-    return prepared
 
 
 def default_out_dir() -> Path:
