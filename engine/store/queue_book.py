@@ -10,7 +10,10 @@ import psycopg
 from engine.store.migrations import now
 from engine.store.postgres import _pool, pg_error
 
-__all__ = ["QueueBook"]
+__all__ = ["QUEUE_TABLES", "QueueBook"]
+
+QUEUE_TABLES = ("rate_limits", "run_shards")
+"""The store's tables that only runs on a queue fill (a personal store leaves them empty)."""
 
 _FINAL = ("completed", "stopped", "failed")
 
