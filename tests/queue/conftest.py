@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -11,13 +10,10 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
-from psycopg import sql
 
-from engine.store.postgres import close_pools
 from tests.fakes.llm_server import FakeLLM
-from tests.store.pg import ADMIN_URLS
+from tests.store.pg import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,25 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def queue_db() -> Iterator[str]:
     """A fresh database of its own for one test, dropped at its end (skipped without a server)."""
-    admin = None
-    for url in ADMIN_URLS:
-        try:
-            admin = psycopg.connect(url, autocommit=True, connect_timeout=3)
-            break
-        except psycopg.Error:
-            continue
-    if admin is None:
-        reason = "no PostgreSQL server answers at 127.0.0.1:5432 (users postgres, root)"
-        print(f"\nskipping the queue tests: {reason}")
-        pytest.skip(reason)
-    name = f"blueprint_queue_{secrets.token_hex(6)}"
-    admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        close_pools()
-        admin.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
-        admin.close()
+    with fresh_database("blueprint_queue") as url:
+        yield url
 
 
 def blueprint(prompts: int, models: int = 2) -> str:
