@@ -38,7 +38,8 @@ def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) ->
     )
     if run.status != "completed":
         click.echo(
-            f"{run.error or 'stopped'} Finish it with: blueprint run --resume {run.id}", err=True
+            f"{run.error or 'stopped'} Finish it with: blueprint run --queue --resume {run.id}",
+            err=True,
         )
         sys.exit(1)
     from engine.run.assemble import comparison_from_rows
@@ -61,16 +62,18 @@ def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) ->
     sys.exit(1 if any(r.failed for r in rows) else 0)
 
 
-def queue_and_watch(store: Store, run_id: str, plan: RunPlan, out_dir: str | None) -> NoReturn:
-    """Queue the run, print its progress until a worker ends it, then its scores.
+def queue_and_watch(
+    store: Store, run_id: str, plan: RunPlan, out_dir: str | None, *, again: bool = False
+) -> NoReturn:
+    """Queue the run (`again`: an ended one, resumed), follow it until a worker ends it.
 
     The first Ctrl-C asks the workers to stop the run (it ends `stopped`, resumable); a second
     one stops following it (the run goes on). Exit codes as `blueprint run`.
     """
-    from engine.queue.enqueue import enqueue_run, team_database_url
+    from engine.queue.enqueue import enqueue_run, requeue_run, team_database_url
 
     try:
-        parts = enqueue_run(team_database_url(), run_id, plan)
+        parts = (requeue_run if again else enqueue_run)(team_database_url(), run_id, plan)
     except EngineError as exc:
         click.echo(f"{exc} The run is recorded but not queued.", err=True)
         sys.exit(2)

@@ -229,13 +229,6 @@ def run_cmd(
             from engine.queue.enqueue import team_database_url
 
             team_database_url()
-            if resume_id:
-                click.echo(
-                    "--queue cannot resume a run; finish it here: "
-                    f"blueprint run --resume {resume_id}",
-                    err=True,
-                )
-                sys.exit(2)
         store = open_store()
         if resume_id:
             prepared = prepare_resume(
@@ -276,7 +269,7 @@ def run_cmd(
     if queued:
         from engine.cli.queue_watch import queue_and_watch
 
-        queue_and_watch(store, run_id, prepared.plan, out_dir)
+        queue_and_watch(store, run_id, prepared.plan, out_dir, again=bool(resume_id))
         return
     stop = threading.Event()
 

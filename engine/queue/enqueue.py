@@ -14,7 +14,7 @@ from engine.run.shard import prompt_ranges
 from engine.store.postgres import is_postgres_url
 from engine.store.queue_book import QueueBook
 
-__all__ = ["PART_CALLS", "enqueue_run", "team_database_url"]
+__all__ = ["PART_CALLS", "enqueue_run", "requeue_run", "team_database_url"]
 
 PART_CALLS = 100
 """About how many calls one part of a run makes (its prompts are never split)."""
@@ -56,3 +56,13 @@ def enqueue_run(url: str, run_id: str, plan: RunPlan, *, part_calls: int = PART_
         ]
         app.tasks[PART_TASK].batch_defer(*jobs)
     return len(ranges)
+
+
+def requeue_run(url: str, run_id: str, plan: RunPlan, *, part_calls: int = PART_CALLS) -> int:
+    """Queue an interrupted, stopped or failed run again; finished calls are not repeated.
+
+    Raises:
+        StoreError: The database cannot be reached or written.
+    """
+    QueueBook(url).restart(run_id)
+    return enqueue_run(url, run_id, plan, part_calls=part_calls)

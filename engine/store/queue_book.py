@@ -50,6 +50,19 @@ class QueueBook:
         except psycopg.Error as exc:
             raise pg_error(self._url, exc, writing=True) from None
 
+    def restart(self, run_id: str) -> None:
+        """Make an ended run queueable again: no parts, no stop asked, status `planned`."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("DELETE FROM run_shards WHERE run_id=%s", (run_id,))
+                conn.execute(
+                    "UPDATE runs SET status='planned', stop_requested_at=NULL, error=NULL, "
+                    "finished_at=NULL WHERE id=%s",
+                    (run_id,),
+                )
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc, writing=True) from None
+
     def shard_range(self, run_id: str, shard: int) -> tuple[int, int] | None:
         """The prompts (first, end) of a shard, or None when the run has no such shard."""
         rows = self._run(

@@ -19,6 +19,7 @@ from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
 from engine.store import open_store
 from engine.store.sqlite import SQLiteStore
+from studio import runs
 from tests.queue.conftest import ROOT, blueprint, wait_for, worker_env
 
 pytestmark = pytest.mark.slow
@@ -141,21 +142,30 @@ def test_a_worker_killed_mid_run_is_taken_over_and_no_finished_call_is_made_agai
     assert sum(seen.values()) - len(seen) <= 8 * 4  # at most the doomed worker's calls in flight
 
 
-def test_stop_reaches_the_worker(queue_db, fake_llm, start_worker, tmp_path, monkeypatch):
+def test_stop_from_the_studio_reaches_the_worker_and_resume_queues_the_rest(
+    queue_db, fake_llm, start_worker, tmp_path, monkeypatch
+):
     fake_llm.control({"latency_ms": 200})
     store, prepared = _queued(queue_db, fake_llm, monkeypatch, blueprint(prompts=100), "stop.yml")
+    monkeypatch.setenv("BLUEPRINT_DATABASE_URL", queue_db)  # the studio in team mode
+    assert runs.queue_url() == queue_db
     enqueue_run(queue_db, prepared.run_id, prepared.plan)
     run_id = prepared.run_id
     start_worker(worker_env(queue_db, fake_llm, tmp_path / "home"), "--concurrency", "4")
     wait_for(lambda: store.get_run(run_id).done_calls >= 8, 60, "some calls done")
 
-    store.request_stop(run_id)  # what the studio's Stop does in team mode
+    assert runs.stop(store, run_id)  # the studio's Stop button
     wait_for(lambda: store.get_run(run_id).status == "stopped", 15, "the run to stop")
     run = store.get_run(run_id)
     assert run.done_cells < 200 and run.resumable
     calls = len(fake_llm.calls)
     time.sleep(1.5)
     assert len(fake_llm.calls) == calls  # nothing more is called after the stop
+
+    assert runs.resume(store, run_id) == []  # the studio's Resume: queued again
+    wait_for(lambda: store.get_run(run_id).status == "completed", 90, "the resumed run")
+    assert len(store.cells(run_id)) == 200
+    assert max(_server_calls(fake_llm).values()) == 1  # no call made twice
 
 
 def test_personal_mode_needs_no_queue(tmp_path):
