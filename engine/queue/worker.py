@@ -19,7 +19,7 @@ from engine.run.plan import RunPlan, plan_run
 from engine.run.service import saved_options
 from engine.run.shard import execute_part, part_of
 from engine.settings import Settings, load_settings
-from engine.store import Store, open_store
+from engine.store import RunRecord, Store, open_store
 from engine.store.queue_book import QueueBook
 
 __all__ = ["Rate", "jobs_for", "run_worker"]
@@ -37,7 +37,7 @@ class Rate:
 
 def jobs_for(concurrency: int) -> int:
     """Parts a worker runs at once: enough to keep `concurrency` calls in flight between parts."""
-    return max(2, min(8, concurrency // 8))
+    return max(2, min(16, concurrency // 4))
 
 
 @dataclass
@@ -66,6 +66,7 @@ class PartExecutor:
         self.gate = asyncio.Semaphore(concurrency)
         self.settings: Settings = load_settings()
         self._plans: dict[str, _Loaded] = {}
+        self._loading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
     async def _throttle(self, provider: str) -> None:
@@ -89,9 +90,11 @@ class PartExecutor:
         if run is None or run.status in _FINAL:
             return None
         with self._lock:
-            loaded = self._plans.get(run_id)
-        if loaded is not None:
-            return loaded
+            run_lock = self._loading.setdefault(run_id, threading.Lock())
+        with run_lock:  # the parts of one run arrive together: parse its blueprint once
+            return self._plans.get(run_id) or self._parse(run_id, run)
+
+    def _parse(self, run_id: str, run: RunRecord) -> _Loaded:
         text = self.store.blueprint_text(run.blueprint_hash)
         if text is None:
             raise ConfigError(f"The blueprint of run '{run_id}' is missing from the store.")
@@ -110,6 +113,11 @@ class PartExecutor:
                 self._plans.clear()
             self._plans[run_id] = loaded
         return loaded
+
+    def _forget(self, run_id: str) -> None:
+        with self._lock:
+            self._plans.pop(run_id, None)
+            self._loading.pop(run_id, None)
 
     async def run_part(self, run_id: str, part: int) -> None:
         """Execute one part; the part that finds every other done ends the run."""
@@ -144,8 +152,7 @@ class PartExecutor:
                 stop=stop,
                 settings=self.settings,
             )
-        with self._lock:
-            self._plans.pop(run_id, None)
+        self._forget(run_id)
 
 
 async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | None) -> None:
