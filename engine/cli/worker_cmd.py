@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import sys
 
@@ -60,6 +61,8 @@ def worker_cmd(concurrency: int, rates: tuple[str, ...], name: str | None) -> No
     for text in rates:
         provider, per_second, burst = parse_rate(text)
         parsed[provider] = Rate(per_second, burst)
+    logging.basicConfig(format="%(asctime)s %(message)s", level=logging.WARNING)
+    logging.getLogger("engine.queue").setLevel(logging.INFO)
     try:
         url = team_database_url()
         click.echo(f"worker: concurrency {concurrency}, waiting for runs", err=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import threading
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ from engine.store.queue_book import QueueBook
 __all__ = ["Rate", "jobs_for", "run_worker"]
 
 _FINAL = ("completed", "stopped", "failed")
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,7 @@ class PartExecutor:
                 loaded.options,
                 settings=self.settings,
             )
+        logger.info("run %s: part %d done", run_id, part)
         if await asyncio.to_thread(self.book.finish_shard, run_id, part):
             await self._finish(run_id, loaded)
 
@@ -153,6 +157,8 @@ class PartExecutor:
                 settings=self.settings,
             )
         self._forget(run_id)
+        run = await asyncio.to_thread(self.store.get_run, run_id)
+        logger.info("run %s: %s", run_id, run.status if run else "gone")
 
 
 async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | None) -> None:

@@ -164,9 +164,8 @@ def resume_options(store: Store, run_id: str) -> tuple[str, dict[str, Any]]:
     if run.live_status == "completed":
         raise ConfigError(f"Run '{run_id}' has already completed; there is nothing to resume.")
     if run.live_status == "running":
-        raise ConfigError(
-            f"Run '{run_id}' is still running (pid {run.pid}); wait for it or stop it first."
-        )
+        where = f" (pid {run.pid})" if run.pid is not None else " (on a worker)"
+        raise ConfigError(f"Run '{run_id}' is still running{where}; wait for it or stop it first.")
     text = store.blueprint_text(run.blueprint_hash)
     if text is None:
         raise ConfigError(f"The blueprint of run '{run_id}' is missing from the store.")

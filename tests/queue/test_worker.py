@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 import signal
 import subprocess
 import sys
 import time
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import psycopg
@@ -166,6 +168,26 @@ def test_stop_from_the_studio_reaches_the_worker_and_resume_queues_the_rest(
     wait_for(lambda: store.get_run(run_id).status == "completed", 90, "the resumed run")
     assert len(store.cells(run_id)) == 200
     assert max(_server_calls(fake_llm).values()) == 1  # no call made twice
+
+
+def test_a_providers_rate_holds_over_all_workers(
+    queue_db, fake_llm, start_worker, tmp_path, monkeypatch
+):
+    store, prepared = _queued(queue_db, fake_llm, monkeypatch, blueprint(prompts=30), "r.yml")
+    enqueue_run(queue_db, prepared.run_id, prepared.plan, part_calls=10)  # 6 parts to share
+    env = worker_env(queue_db, fake_llm, tmp_path / "home")
+    for _ in range(2):
+        start_worker(env, "--concurrency", "8", "--rate", "openai=20")
+    run_id = prepared.run_id
+    wait_for(lambda: store.get_run(run_id).status == "completed", 60, "the run to complete")
+    with psycopg.connect(queue_db) as conn:
+        rows = conn.execute("SELECT created_at FROM calls WHERE run_id=%s", (run_id,)).fetchall()
+    times = sorted(datetime.fromisoformat(r[0]).timestamp() for r in rows)
+    assert len(times) == 60
+    # 60 calls of a fake that answers at once: unlimited they take a fraction of a second;
+    # at 20 per second over both workers, about 3 s, and never more than ~20 in one second
+    assert times[-1] - times[0] >= 59 / 20 - 0.3
+    assert max(bisect.bisect_right(times, t + 1.0) - i for i, t in enumerate(times)) <= 23
 
 
 def test_personal_mode_needs_no_queue(tmp_path):
