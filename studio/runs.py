@@ -53,7 +53,9 @@ STATUS_WORDS: dict[LiveStatus, str] = {
 
 
 def status_word(status: LiveStatus) -> str:
-    """The plain word for a run status."""
+    """The plain word for a run status (in team mode a planned run waits for a worker)."""
+    if status == "planned" and queue_url() is not None:
+        return "queued (waiting for a worker)"
     return STATUS_WORDS[status]
 
 

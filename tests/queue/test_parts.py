@@ -90,3 +90,13 @@ def test_rates_are_read_and_bad_ones_say_how_to_write_them():
     for bad in ("openai", "openai=0", "openai=-1", "openai=fast"):
         with pytest.raises(click.BadParameter, match="PROVIDER=CALLS_PER_SECOND"):
             parse_rate(bad)
+
+
+def test_the_studio_says_a_planned_run_waits_for_a_worker_in_team_mode(monkeypatch):
+    from studio import runs
+
+    monkeypatch.delenv("BLUEPRINT_DATABASE_URL", raising=False)
+    assert runs.status_word("planned") == "starting"  # personal: it starts in this process
+    monkeypatch.setenv("BLUEPRINT_DATABASE_URL", "postgresql://u@127.0.0.1:5432/team")
+    assert runs.status_word("planned") == "queued (waiting for a worker)"
+    assert runs.status_word("running") == "running"

@@ -157,7 +157,7 @@ def test_stop_from_the_studio_reaches_the_worker_and_resume_queues_the_rest(
     wait_for(lambda: store.get_run(run_id).done_calls >= 8, 60, "some calls done")
 
     assert runs.stop(store, run_id)  # the studio's Stop button
-    wait_for(lambda: store.get_run(run_id).status == "stopped", 15, "the run to stop")
+    wait_for(lambda: store.get_run(run_id).status == "stopped", 30, "the run to stop")
     run = store.get_run(run_id)
     assert run.done_cells < 200 and run.resumable
     calls = len(fake_llm.calls)
