@@ -16,10 +16,12 @@ from engine.run.plan import RunPlan
 from engine.store import Store
 from engine.store.rows import RunRecord
 
-__all__ = ["POLL_S", "queue_and_watch"]
+__all__ = ["POLL_S", "WAITING_HINT_S", "queue_and_watch"]
 
 POLL_S = 0.5
 """Seconds between two readings of the run's row."""
+WAITING_HINT_S = 10.0
+"""After this many seconds with no worker on the run, say how to start one."""
 _FINAL = ("completed", "stopped", "failed")
 
 
@@ -77,7 +79,6 @@ def queue_and_watch(
     except EngineError as exc:
         click.echo(f"{exc} The run is recorded but not queued.", err=True)
         sys.exit(2)
-    click.echo(f"queued in {parts} part(s); `blueprint worker` processes execute it", err=True)
     stopping = False
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -89,8 +90,10 @@ def queue_and_watch(
         click.echo("\nasked the workers to stop the run (Ctrl-C again to stop following)", err=True)
 
     previous = signal.signal(signal.SIGINT, on_signal)
+    click.echo(f"queued in {parts} part(s); `blueprint worker` processes execute it", err=True)
     last = ""
     shown_at = 0.0
+    hint_at = time.monotonic() + WAITING_HINT_S
     try:
         while True:
             run = store.get_run(run_id)
@@ -99,6 +102,13 @@ def queue_and_watch(
                 sys.exit(2)
             if run.status in _FINAL:
                 break
+            if run.status == "planned" and time.monotonic() > hint_at:
+                hint_at = float("inf")
+                click.echo(
+                    "no worker has started the run yet: is `blueprint worker` running against "
+                    "this database? (docs/deploy.md)",
+                    err=True,
+                )
             line = _progress(run)
             now = time.monotonic()
             if line != last and now - shown_at >= 2.0:

@@ -20,6 +20,7 @@ from engine.queue.enqueue import enqueue_run
 from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
 from engine.store import open_store
+from engine.store.queue_book import QueueBook
 from engine.store.sqlite import SQLiteStore
 from studio import runs
 from tests.queue.conftest import ROOT, blueprint, wait_for, worker_env
@@ -216,3 +217,34 @@ def test_personal_mode_needs_no_queue(tmp_path):
     assert queued.returncode == 2
     assert "BLUEPRINT_DATABASE_URL" in queued.stderr and "docs/deploy.md" in queued.stderr
     assert not list(Path(tmp_path).glob("*.db-journal"))
+
+
+def test_ctrl_c_under_run_queue_asks_the_workers_to_stop_and_a_second_stops_following(
+    queue_db, fake_llm, tmp_path
+):
+    (tmp_path / "q.yml").write_text(blueprint(prompts=5))
+    env = worker_env(queue_db, fake_llm, tmp_path / "home")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", "run", "q.yml", "--queue"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = proc.stdout.readline()  # printed before the run is queued
+        run_id = first.split()[1]
+        assert proc.stderr.readline().startswith("queued in 1 part(s)")  # Ctrl-C is ours now
+        store = open_store(queue_db)
+        assert QueueBook(queue_db).shard_counts(run_id) == (0, 1)
+        proc.send_signal(signal.SIGINT)
+        wait_for(lambda: store.stop_requested(run_id), 15, "the stop request")
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1
+    assert "asked the workers to stop the run" in err
+    assert "stopped following; the run goes on" in err and run_id in err
