@@ -71,15 +71,15 @@ class _PartRunner(_Runner):
             await asyncio.sleep(BEAT_S)
 
     async def run_part(self) -> list[str]:
-        done = await asyncio.to_thread(self.store.cell_keys, self.run_id)
-        if await asyncio.to_thread(self.store.stop_requested, self.run_id):
-            return []
-        await asyncio.to_thread(self.prefetch, done)
-        await asyncio.to_thread(self.store.set_run_status, self.run_id, "running")
         try:
+            if await asyncio.to_thread(self.store.stop_requested, self.run_id):
+                return []  # stopped before this part began: the last part ends the run
+            done = await asyncio.to_thread(self.store.cell_keys, self.run_id)
+            await asyncio.to_thread(self.prefetch, done)
+            await asyncio.to_thread(self.store.set_run_status, self.run_id, "running")
             await self.run_cells(done)
         finally:
-            await asyncio.to_thread(self.writer.close)
+            await asyncio.to_thread(self.writer.close)  # its thread and connection end here
         return self.local_errors
 
 
@@ -101,7 +101,10 @@ async def execute_part(
         StoreError: Some results could not be written (the part should run again).
     """
     options = dataclasses.replace(options, max_cost_usd=None, out_dir=None)
-    runner = _PartRunner(run_id, part, store, pool, options, threading.Event(), None, settings)
+    # made off the event loop: it reads the run's call log and connects its writer
+    runner = await asyncio.to_thread(
+        _PartRunner, run_id, part, store, pool, options, threading.Event(), None, settings
+    )
     errors = await runner.run_part()
     if errors:
         raise StoreError(f"{len(errors)} result(s) could not be saved: {errors[0]}")
