@@ -7,6 +7,7 @@ arguments and reads progress. Pure: no Streamlit import.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -31,6 +32,7 @@ __all__ = [
     "model_progress",
     "plan",
     "prepare",
+    "queue_url",
     "rescore",
     "resume",
     "start",
@@ -53,7 +55,9 @@ STATUS_WORDS: dict[LiveStatus, str] = {
 
 
 def status_word(status: LiveStatus) -> str:
-    """The plain word for a run status."""
+    """The plain word for a run status (in team mode a planned run waits for a worker)."""
+    if status == "planned" and queue_url() is not None:
+        return "queued (waiting for a worker)"
     return STATUS_WORDS[status]
 
 
@@ -140,6 +144,29 @@ def _prepare_choice(
     )
 
 
+def queue_url() -> str | None:
+    """The team database when runs go on the queue (team store), else None (personal mode)."""
+    from engine.store.postgres import is_postgres_url
+
+    url = os.environ.get("BLUEPRINT_DATABASE_URL", "").strip()
+    return url if is_postgres_url(url) else None
+
+
+def _launch(store: Store, prepared: PreparedRun, *, again: bool = False) -> None:
+    """Queue the run for the workers (team store), else run it in this process's background."""
+    if prepared.run_id is None:
+        return
+    url = queue_url()
+    if url is None:
+        run_in_thread(
+            prepared.run_id, prepared.plan, store, prepared.options, settings=prepared.settings
+        )
+        return
+    from engine.queue.enqueue import enqueue_run, requeue_run
+
+    (requeue_run if again else enqueue_run)(url, prepared.run_id, prepared.plan)
+
+
 def start(
     store: Store,
     text: str,
@@ -148,7 +175,7 @@ def start(
     *,
     draft: tuple[str, int] | None = None,
 ) -> PreparedRun:
-    """Record a run and start it in a background thread (when nothing stops it).
+    """Record a run and start it (when nothing stops it): queued in team mode, else here.
 
     `draft` is the draft and version number the text is (recorded with the run).
 
@@ -160,9 +187,7 @@ def start(
     """
     prepared = _prepare_choice(store, text, source, choice, record=True, draft=draft)
     if prepared.run_id is not None and not prepared.problems:
-        run_in_thread(
-            prepared.run_id, prepared.plan, store, prepared.options, settings=prepared.settings
-        )
+        _launch(store, prepared)
     return prepared
 
 
@@ -171,7 +196,8 @@ def rescore(
 ) -> PreparedRescore:
     """Plan a re-score of a run's answers with `text`; with `start`, record it and run it.
 
-    The re-score runs in a background thread like any run; nothing is generated.
+    The re-score starts like any run (queued in team mode, else in a background thread);
+    nothing is generated.
 
     Raises:
         EngineError: No such run, it has no answers, or `text` cannot be parsed.
@@ -180,14 +206,12 @@ def rescore(
         store, run_id, text, source=source, out_dir=default_out_dir(), record=start
     )
     if start and prepared.run_id is not None and not prepared.problems:
-        run_in_thread(
-            prepared.run_id, prepared.plan, store, prepared.options, settings=prepared.settings
-        )
+        _launch(store, prepared)
     return prepared
 
 
 def resume(store: Store, run_id: str) -> list[str]:
-    """Resume an interrupted, stopped or failed run in a background thread.
+    """Resume an interrupted, stopped or failed run (queued again in team mode).
 
     Returns:
         The problems that stop it (empty when it was resumed).
@@ -198,12 +222,21 @@ def resume(store: Store, run_id: str) -> list[str]:
         return [str(exc)]
     if prepared.problems:
         return prepared.problems
-    run_in_thread(run_id, prepared.plan, store, prepared.options, settings=prepared.settings)
+    try:
+        _launch(store, prepared, again=True)
+    except EngineError as exc:
+        return [str(exc)]
     return []
 
 
-def stop(run_id: str) -> bool:
-    """Ask a run started by this studio process to stop; False if it does not run here."""
+def stop(store: Store, run_id: str) -> bool:
+    """Ask a run to stop: its workers read the request (team mode), else this process's thread.
+
+    False when the run is not running in this studio process (personal mode).
+    """
+    if queue_url() is not None:
+        store.request_stop(run_id)
+        return True
     return stop_run(run_id)
 
 

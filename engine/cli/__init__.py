@@ -62,6 +62,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "engine.cli.studio_cmd:studio",
         "Start the studio in the browser: write, try, run, compare and share blueprints.",
     ),
+    "worker": (
+        "engine.cli.worker_cmd:worker_cmd",
+        "Execute queued runs (team mode) until stopped: Ctrl-C or SIGTERM ends it cleanly.",
+    ),
 }
 """Command name: ("module:attribute" of its click command, the first sentence of its help)."""
 

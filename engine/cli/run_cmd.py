@@ -204,6 +204,12 @@ class _Display:
     help="Refuse or stop cleanly beyond this many US dollars.",
 )
 @click.option(
+    "--queue",
+    "queued",
+    is_flag=True,
+    help="Team mode: queue the run for `blueprint worker` and follow it here until it ends.",
+)
+@click.option(
     "--resume",
     "resume_id",
     help="Finish an interrupted or stopped run without repeating finished calls "
@@ -220,19 +226,24 @@ def run_cmd(
     max_cost: float | None,
     resume_id: str | None,
     repeats: int,
+    queued: bool,
 ) -> None:
     """Generate, judge, score and store FILE against several models.
 
     The first line printed is `run <id>  <studio link>`, before any call is made, so an
     interrupted run can be finished with `--resume <id>`. Ctrl-C stops cleanly (resumable).
     Exit 0 when every cell was scored, 1 when some failed or the run stopped, 2 for unusable
-    input.
+    input. With --queue (team mode) the workers execute the run; Ctrl-C asks them to stop it.
     """
     from engine.run.outcome import RunOptions
     from engine.run.service import default_out_dir, prepare_resume, prepare_run
     from engine.store import open_store
 
     try:
+        if queued:
+            from engine.queue.enqueue import team_database_url
+
+            team_database_url()
         store = open_store()
         if resume_id:
             prepared = prepare_resume(
@@ -260,7 +271,28 @@ def run_cmd(
     except EngineError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
+    if queued:
+        from engine.cli.queue_watch import queue_and_watch
+
+        queue_and_watch(store, _announce(prepared), prepared.plan, out_dir, again=bool(resume_id))
+        return
     execute_prepared(store, prepared)
+
+
+def _announce(prepared: PreparedRun) -> str:
+    """Print `run <id>  <link>` and the plan's warnings (exit 2 on problems); return the id."""
+    from engine.run.service import studio_link
+
+    if prepared.problems or prepared.run_id is None:
+        for problem in prepared.problems:
+            click.echo(f"problem: {problem}", err=True)
+        sys.exit(2)
+    run_id = prepared.run_id
+    click.echo(f"run {run_id}  {studio_link(run_id)}")
+    sys.stdout.flush()
+    for warning in prepared.plan.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    return run_id
 
 
 def execute_prepared(
@@ -276,21 +308,12 @@ def execute_prepared(
     `epilogue` after the totals line (given the run's final progress).
     """
     from engine.report.output import OutputError
-    from engine.run.service import run_sync, studio_link
+    from engine.run.service import run_sync
     from engine.store import ModelTotals
 
-    if prepared.problems or prepared.run_id is None:
-        for problem in prepared.problems:
-            click.echo(f"problem: {problem}", err=True)
-        sys.exit(2)
-    run_id = prepared.run_id
-    click.echo(f"run {run_id}  {studio_link(run_id)}")
-    sys.stdout.flush()
-    for warning in prepared.plan.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    run_id = _announce(prepared)
     if preamble is not None:
         preamble()
-
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

@@ -132,6 +132,10 @@ class ProviderPool:
             bypass HTTP, limits and retries.
         custom: A blueprint's custom models by id (`engine.providers.custom.custom_endpoints`):
             an endpoint, or why the model cannot be called. They come before every provider.
+        gate: The global limit shared with other pools of this event loop (a worker's calls
+            in flight over all the runs it executes); default: this pool's own.
+        throttle: Awaited with the provider prefix before each attempt; it waits as long as a
+            limit shared with other processes asks (team mode's per-provider rate).
     """
 
     def __init__(
@@ -149,6 +153,8 @@ class ProviderPool:
         rng: random.Random | None = None,
         local: Mapping[str, LocalModel] | None = None,
         custom: Mapping[str, Endpoint | str] | None = None,
+        gate: asyncio.Semaphore | None = None,
+        throttle: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         if global_limit < 1 or max_attempts < 1:
             raise ValueError("global_limit and max_attempts must be at least 1")
@@ -165,7 +171,8 @@ class ProviderPool:
         self._trust_env = environ is None
         self._client: httpx.AsyncClient | None = None  # made on the first call
         self._closed = False
-        self._global = asyncio.Semaphore(global_limit)
+        self._global = gate if gate is not None else asyncio.Semaphore(global_limit)
+        self._throttle = throttle
         self._providers: dict[str, _Provider] = {}
         self._endpoints: dict[str, Endpoint] = {}
         self._local = dict(local or {})
@@ -244,7 +251,9 @@ class ProviderPool:
         return state
 
     async def _acquire(self, state: _Provider) -> None:
-        """Wait out a `Retry-After` pause, then take a provider slot and a global slot."""
+        """Wait out a `Retry-After` pause and the shared rate, then take a provider and a global slot."""
+        if self._throttle is not None:
+            await self._throttle(state.name)
         while True:
             while (left := state.limit.pause_left()) > 0:
                 await self._sleep(left)

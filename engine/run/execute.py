@@ -270,6 +270,11 @@ class _Runner:
         self._count_logged()
         self.prefetch(done)
         self.store.set_run_status(self.run_id, "running")
+        await self.run_cells(done)
+        return await asyncio.to_thread(self.finish)
+
+    async def run_cells(self, done: set[tuple[str, str]]) -> None:
+        """Run the plan's cells not in `done`, beating the heart meanwhile."""
         beat = asyncio.create_task(self._heartbeat())
         # The pool bounds calls in flight (`concurrency`); more cells than that may be between
         # calls (writing, scoring), so the pool stays busy while they do.
@@ -281,7 +286,6 @@ class _Runner:
         finally:
             beat.cancel()
             await asyncio.gather(beat, return_exceptions=True)
-        return await asyncio.to_thread(self.finish)
 
     def finish(self) -> RunOutcome:
         self.writer.close()

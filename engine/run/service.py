@@ -105,9 +105,8 @@ def resume_options(store: Store, run_id: str) -> tuple[str, dict[str, Any]]:
     if run.live_status == "completed":
         raise ConfigError(f"Run '{run_id}' has already completed; there is nothing to resume.")
     if run.live_status == "running":
-        raise ConfigError(
-            f"Run '{run_id}' is still running (pid {run.pid}); wait for it or stop it first."
-        )
+        where = f" (pid {run.pid})" if run.pid is not None else " (on a worker)"
+        raise ConfigError(f"Run '{run_id}' is still running{where}; wait for it or stop it first.")
     text = store.blueprint_text(run.blueprint_hash)
     if text is None:
         raise ConfigError(f"The blueprint of run '{run_id}' is missing from the store.")
@@ -130,7 +129,9 @@ def prepare_resume(
         BlueprintError: Its stored blueprint no longer parses (not expected).
     """
     text, saved = resume_options(store, run_id)
-    saved_out = saved.get("out_dir")
+    options = saved_options(
+        saved, concurrency=concurrency, max_cost_usd=max_cost_usd, out_dir=out_dir
+    )
     if saved.get("rescored_from"):  # a re-score resumes as one: it never generates
         return resume_rescore(
             store,
@@ -138,10 +139,26 @@ def prepare_resume(
             text,
             saved,
             concurrency=concurrency,
-            out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
+            out_dir=options.out_dir,
             environ=environ,
         )
-    options = RunOptions(
+    prepared = prepare_run(
+        store, text, source=saved.get("source"), options=options, environ=environ, record=False
+    )
+    prepared.run_id = run_id
+    return prepared
+
+
+def saved_options(
+    saved: dict[str, Any],
+    *,
+    concurrency: int | None = None,
+    max_cost_usd: float | None = None,
+    out_dir: Path | None = None,
+) -> RunOptions:
+    """The options a run was recorded with (`RunRecord.options`), a few overridden."""
+    saved_out = saved.get("out_dir")
+    return RunOptions(
         models=saved.get("models"),
         judges=saved.get("judges"),
         judge=bool(saved.get("judge", True)),
@@ -151,11 +168,6 @@ def prepare_resume(
         max_cost_usd=max_cost_usd if max_cost_usd is not None else saved.get("max_cost_usd"),
         out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
     )
-    prepared = prepare_run(
-        store, text, source=saved.get("source"), options=options, environ=environ, record=False
-    )
-    prepared.run_id = run_id
-    return prepared
 
 
 def default_out_dir() -> Path:

@@ -167,8 +167,21 @@ class Store(Protocol):
     ) -> None:
         """Set a run's status (and error), stamping start and finish times.
 
-        `running` records the process (`pid`, default this one) and a first heartbeat.
+        `running` records a first heartbeat and, where the store is on one machine (SQLite),
+        the process (`pid`, default this one).
         """
+        ...
+
+    def request_stop(self, run_id: str) -> None:
+        """Ask a run to stop, wherever it runs (its worker reads this flag)."""
+        ...
+
+    def stop_requested(self, run_id: str) -> bool:
+        """Whether someone asked the run to stop (`request_stop`)."""
+        ...
+
+    def touch_run(self, run_id: str) -> None:
+        """Mark a running run alive and count its finished cells and calls from the store."""
         ...
 
     def save_totals(self, run_id: str, totals: RunTotals) -> None:

@@ -217,6 +217,27 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
         );
         """,
     ),
+    (
+        "009_run_queue",
+        """
+        ALTER TABLE runs ADD COLUMN stop_requested_at TEXT;
+        CREATE TABLE run_shards (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            shard BIGINT NOT NULL,
+            first_prompt BIGINT NOT NULL,
+            end_prompt BIGINT NOT NULL,
+            status TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (run_id, shard)
+        );
+        CREATE TABLE rate_limits (
+            provider TEXT PRIMARY KEY,
+            per_second DOUBLE PRECISION NOT NULL,
+            burst DOUBLE PRECISION NOT NULL,
+            tat DOUBLE PRECISION NOT NULL
+        );
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

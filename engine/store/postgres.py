@@ -128,6 +128,7 @@ class PostgresStore(SQLStore):
     """The store in a PostgreSQL database (see `engine.store.base.Store` for the contract)."""
 
     dialect = "postgres"
+    records_pid = False  # workers on other machines: liveness is the heartbeat alone
 
     def __init__(self, url: str) -> None:
         self._url = url

@@ -160,6 +160,14 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
         """Return runs, newest first."""
         return self._runs("SELECT * FROM runs ORDER BY created_at DESC LIMIT ?", (limit,))
 
+    records_pid = True
+    """Whether a run's process id means something to readers (the store is on one machine)."""
+
+    def _pid(self, pid: int | None) -> int | None:
+        if not self.records_pid:
+            return None
+        return pid if pid is not None else os.getpid()
+
     def set_run_status(
         self, run_id: str, status: RunStatus, error: str | None = None, *, pid: int | None = None
     ) -> None:
@@ -169,13 +177,38 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
             self._write(
                 "UPDATE runs SET status=?, error=NULL, started_at=COALESCE(started_at, ?), "
                 "heartbeat_at=?, pid=? WHERE id=?",
-                (status, stamp, stamp, pid if pid is not None else os.getpid(), run_id),
+                (status, stamp, stamp, self._pid(pid), run_id),
             )
         else:
             self._write(
                 "UPDATE runs SET status=?, error=?, finished_at=?, heartbeat_at=NULL WHERE id=?",
                 (status, error, stamp, run_id),
             )
+
+    def request_stop(self, run_id: str) -> None:
+        """Ask a run to stop, wherever it runs (its worker reads this flag)."""
+        self._write(
+            "UPDATE runs SET stop_requested_at=COALESCE(stop_requested_at, ?) WHERE id=?",
+            (now(), run_id),
+        )
+
+    def stop_requested(self, run_id: str) -> bool:
+        """Whether someone asked the run to stop (`request_stop`)."""
+        rows = self._read("SELECT stop_requested_at FROM runs WHERE id=?", (run_id,))
+        return bool(rows and rows[0][0])
+
+    def touch_run(self, run_id: str) -> None:
+        """Mark a running run alive and count its finished cells and calls from the store.
+
+        For runs executed in parts by several workers, whose own counters each see a part.
+        """
+        self._write(
+            "UPDATE runs SET heartbeat_at=?, "
+            "done_cells=(SELECT COUNT(*) FROM cells WHERE run_id=?), "
+            "done_calls=(SELECT COALESCE(SUM(1 + reuses), 0) FROM calls "
+            "WHERE run_id=? AND error IS NULL) WHERE id=?",
+            (now(), run_id, run_id, run_id),
+        )
 
     def save_totals(self, run_id: str, totals: RunTotals) -> None:
         """Store a run's counters."""

@@ -93,7 +93,7 @@ def _progress(run: RunRecord) -> None:
 
 
 def _stop(run_id: str) -> None:
-    if runs.stop(run_id):
+    if runs.stop(services.store(), run_id):
         state.set_notice(
             "info", "Stopping after the calls in flight. You can resume the run later."
         )

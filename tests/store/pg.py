@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import psycopg
 import pytest
@@ -33,16 +34,16 @@ def _admin() -> tuple[psycopg.Connection[tuple[object, ...]], str] | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[str]:
-    """The address of a fresh, empty database; skipped (with the reason) when no server answers."""
+@contextmanager
+def fresh_database(prefix: str = "blueprint_test") -> Iterator[str]:
+    """The address of a new, empty database, dropped on exit; skips when no server answers."""
     found = _admin()
     if found is None:
         reason = "no PostgreSQL server answers at 127.0.0.1:5432 (users postgres, root)"
         print(f"\nskipping the PostgreSQL tests: {reason}")
         pytest.skip(reason)
     admin, url = found
-    name = f"blueprint_test_{secrets.token_hex(6)}"
+    name = f"{prefix}_{secrets.token_hex(6)}"
     admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
         yield url.rsplit("/", 1)[0] + "/" + name
@@ -50,6 +51,13 @@ def pg_server() -> Iterator[str]:
         close_pools()
         admin.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
         admin.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """The address of a fresh, empty database; skipped (with the reason) when no server answers."""
+    with fresh_database() as url:
+        yield url
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
 from engine.store import CacheEntry, CallRow, JudgmentRow, ReviewRow, answer_hash, criterion_hash
 from engine.store.copy import table_order
+from engine.store.queue_book import QUEUE_TABLES
 from engine.store.sqlite import SQLiteStore
 from tests.conftest import EXAMPLES
 
@@ -125,7 +126,7 @@ def test_a_personal_store_is_copied_whole_into_postgres_and_a_second_copy_is_ref
     lines = done.stdout.splitlines()
     for table in graph:
         count = source.count_rows(table)
-        assert count > 0, table  # the run filled every table
+        assert count > 0 or table in QUEUE_TABLES, table  # the run filled every other table
         assert any(line.split() == [table, str(count), str(count)] for line in lines), table
     assert lines[-1].endswith("every count matches.")
 

@@ -1,0 +1,200 @@
+"""`blueprint worker`'s work: execute run parts from the queue, share limits, end finished runs."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import threading
+from dataclasses import dataclass
+
+from engine.blueprint import parse_blueprint
+from engine.errors import ConfigError
+from engine.providers import PriceTable, ProviderPool, load_environ
+from engine.providers.collections import model_collections
+from engine.providers.custom import custom_endpoints
+from engine.queue.app import QUEUE, SWEEP_QUEUE, build_app
+from engine.queue.schema import ensure_queue_schema
+from engine.run.execute import execute_run
+from engine.run.local_models import local_models
+from engine.run.outcome import RunOptions
+from engine.run.plan import RunPlan, plan_run
+from engine.run.rescore import resume_rescore
+from engine.run.service import saved_options
+from engine.run.shard import execute_part, part_of
+from engine.settings import Settings, load_settings
+from engine.store import RunRecord, Store, open_store
+from engine.store.queue_book import QueueBook
+
+__all__ = ["Rate", "jobs_for", "run_worker"]
+
+_FINAL = ("completed", "stopped", "failed")
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A provider's rate shared by every worker: `per_second` calls, bursts up to `burst`."""
+
+    per_second: float
+    burst: int = 1
+
+
+def jobs_for(concurrency: int) -> int:
+    """Parts a worker runs at once: enough to keep `concurrency` calls in flight between parts."""
+    return max(2, min(16, concurrency // 4))
+
+
+@dataclass
+class _Loaded:
+    plan: RunPlan
+    options: RunOptions
+
+
+class PartExecutor:
+    """Runs parts in one worker process: one gate on calls in flight over all of them.
+
+    Args:
+        store: The team store.
+        book: The queue's bookkeeping in the same database.
+        concurrency: Calls in flight at once in this worker, over all its parts.
+        rates: Providers whose rate is shared by all workers (others: only `concurrency`).
+    """
+
+    def __init__(
+        self, store: Store, book: QueueBook, concurrency: int, rates: dict[str, Rate]
+    ) -> None:
+        self.store = store
+        self.book = book
+        self.concurrency = concurrency
+        self.rates = rates
+        self.gate = asyncio.Semaphore(concurrency)
+        self.settings: Settings = load_settings()
+        self._plans: dict[str, _Loaded] = {}
+        self._loading: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    async def _throttle(self, provider: str) -> None:
+        if provider in self.rates:
+            wait = await asyncio.to_thread(self.book.reserve, provider)
+            if wait > 0:
+                await asyncio.sleep(wait)
+
+    def _pool(self, plan: RunPlan) -> ProviderPool:
+        return ProviderPool(
+            global_limit=self.concurrency,
+            prices=PriceTable(self.settings.prices),
+            local=local_models(plan.blueprint),
+            custom=custom_endpoints(plan.custom, load_environ(), self.settings),
+            gate=self.gate,
+            throttle=self._throttle if self.rates else None,
+        )
+
+    def _load(self, run_id: str) -> _Loaded | None:
+        """The run's plan and options (parsed once per run in this worker); None when it is over."""
+        run = self.store.get_run(run_id)
+        if run is None or run.status in _FINAL:
+            return None
+        with self._lock:
+            run_lock = self._loading.setdefault(run_id, threading.Lock())
+        with run_lock:  # the parts of one run arrive together: parse its blueprint once
+            return self._plans.get(run_id) or self._parse(run_id, run)
+
+    def _parse(self, run_id: str, run: RunRecord) -> _Loaded:
+        text = self.store.blueprint_text(run.blueprint_hash)
+        if text is None:
+            raise ConfigError(f"The blueprint of run '{run_id}' is missing from the store.")
+        saved = run.options
+        if saved.get("rescored_from"):  # a re-score scores stored answers: never generate
+            rescore = resume_rescore(
+                self.store, run_id, text, saved, concurrency=self.concurrency, out_dir=None
+            )
+            plan, options = rescore.plan, rescore.options
+        else:
+            options = saved_options(saved, concurrency=self.concurrency)
+            plan = plan_run(
+                parse_blueprint(text, source=saved.get("source")),
+                models=options.models,
+                judges=options.judges,
+                judge=options.judge,
+                repeats=options.repeats,
+                collections=model_collections(self.settings),
+            )
+        loaded = _Loaded(plan, dataclasses.replace(options, out_dir=None))
+        with self._lock:
+            if len(self._plans) > 32:
+                self._plans.clear()
+            self._plans[run_id] = loaded
+        return loaded
+
+    def _forget(self, run_id: str) -> None:
+        with self._lock:
+            self._plans.pop(run_id, None)
+            self._loading.pop(run_id, None)
+
+    async def run_part(self, run_id: str, part: int) -> None:
+        """Execute one part; the part that finds every other done ends the run."""
+        loaded = await asyncio.to_thread(self._load, run_id)
+        span = await asyncio.to_thread(self.book.shard_range, run_id, part)
+        if loaded is None or span is None:
+            return  # the run is over (or gone): nothing to do
+        async with self._pool(loaded.plan) as pool:
+            await execute_part(
+                run_id,
+                part_of(loaded.plan, *span),
+                self.store,
+                pool,
+                loaded.options,
+                settings=self.settings,
+            )
+        logger.info("run %s: part %d done", run_id, part)
+        if await asyncio.to_thread(self.book.finish_shard, run_id, part):
+            await self._finish(run_id, loaded)
+
+    async def _finish(self, run_id: str, loaded: _Loaded) -> None:
+        """Score and close the run: every cell is recorded unless it was stopped."""
+        stop = threading.Event()
+        if await asyncio.to_thread(self.store.stop_requested, run_id):
+            stop.set()
+        async with self._pool(loaded.plan) as pool:
+            await execute_run(
+                run_id,
+                loaded.plan,
+                self.store,
+                pool,
+                loaded.options,
+                stop=stop,
+                settings=self.settings,
+            )
+        self._forget(run_id)
+        run = await asyncio.to_thread(self.store.get_run, run_id)
+        logger.info("run %s: %s", run_id, run.status if run else "gone")
+
+
+async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | None) -> None:
+    book = QueueBook(url)
+    for provider, rate in rates.items():
+        book.set_rate(provider, rate.per_second, rate.burst)
+    executor = PartExecutor(open_store(url), book, concurrency, rates)
+    app = build_app(url, executor.run_part)
+    async with app.open_async():
+        await app.run_worker_async(
+            queues=[QUEUE, SWEEP_QUEUE],
+            concurrency=jobs_for(concurrency),
+            name=name or "worker",
+            delete_jobs="successful",
+        )
+
+
+def run_worker(
+    url: str, *, concurrency: int, rates: dict[str, Rate] | None = None, name: str | None = None
+) -> None:
+    """Execute queued run parts until SIGINT/SIGTERM (the first waits for the parts running).
+
+    Raises:
+        StoreError: The database cannot be reached.
+    """
+    open_store(url)  # migrate the store's own tables first
+    ensure_queue_schema(url)
+    asyncio.run(_work(url, concurrency, rates or {}, name))

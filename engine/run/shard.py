@@ -1,0 +1,110 @@
+"""One part of a run (a range of its prompts) executed by a queue worker, beside other parts.
+
+A part records its cells and calls like a whole run does, but leaves the run's end to whoever
+finishes last (`execute_run` on the whole plan, which finds every cell done and only scores).
+Its heartbeat stamps the run alive, counts what the store holds (other parts count too), and
+reads the run's stop flag, so Stop pressed anywhere reaches every worker within a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import threading
+
+from engine.errors import StoreError
+from engine.providers import ProviderPool
+from engine.run.execute import _Runner
+from engine.run.outcome import RunOptions
+from engine.run.plan import RunPlan
+from engine.settings import Settings
+from engine.store import Store
+
+__all__ = ["BEAT_S", "execute_part", "part_of", "prompt_ranges"]
+
+BEAT_S = 1.0
+"""Seconds between a part's heartbeats (and its readings of the stop flag)."""
+
+
+def prompt_ranges(plan: RunPlan, calls_per_part: int) -> list[tuple[int, int]]:
+    """Split a plan's prompts into consecutive ranges (first, end) of about `calls_per_part` calls.
+
+    A prompt is never split; a plan without calls is one range.
+    """
+    prompts = plan.blueprint.prompts
+    weight = dict.fromkeys((p.id for p in prompts), 0)
+    judges = len(plan.judges or [])
+    for cell in plan.cells:
+        texts = sum(1 for p in cell.prompt.points if p.fn is None)
+        weight[cell.prompt.id] += cell.turns + texts * judges
+    ranges: list[tuple[int, int]] = []
+    first = size = 0
+    for i, prompt in enumerate(prompts):
+        size += weight[prompt.id]
+        if size >= calls_per_part:
+            ranges.append((first, i + 1))
+            first, size = i + 1, 0
+    if first < len(prompts) or not ranges:
+        ranges.append((first, len(prompts)))
+    return ranges
+
+
+def part_of(plan: RunPlan, first: int, end: int) -> RunPlan:
+    """The plan restricted to the prompts `first` to `end` (excluded), in blueprint order."""
+    ids = {p.id for p in plan.blueprint.prompts[first:end]}
+    return dataclasses.replace(plan, cells=[c for c in plan.cells if c.prompt.id in ids])
+
+
+class _PartRunner(_Runner):
+    """A runner whose heartbeat serves a run shared by several parts."""
+
+    def _beat(self) -> None:
+        self.store.touch_run(self.run_id)
+        if self.store.stop_requested(self.run_id):
+            self.stop.set()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            with contextlib.suppress(StoreError):  # a liveness signal: the next beat retries
+                await asyncio.to_thread(self._beat)
+            await asyncio.sleep(BEAT_S)
+
+    async def run_part(self) -> list[str]:
+        try:
+            if await asyncio.to_thread(self.store.stop_requested, self.run_id):
+                return []  # stopped before this part began: the last part ends the run
+            done = await asyncio.to_thread(self.store.cell_keys, self.run_id)
+            await asyncio.to_thread(self.prefetch, done)
+            await asyncio.to_thread(self.store.set_run_status, self.run_id, "running")
+            await self.run_cells(done)
+        finally:
+            await asyncio.to_thread(self.writer.close)  # its thread and connection end here
+        return self.local_errors
+
+
+async def execute_part(
+    run_id: str,
+    part: RunPlan,
+    store: Store,
+    pool: ProviderPool,
+    options: RunOptions,
+    *,
+    settings: Settings,
+) -> None:
+    """Run the cells of `part` not yet recorded; the run's status is left to its last part.
+
+    A budget (`max_cost_usd`) is not enforced per part: it was checked against the estimate
+    when the run was queued.
+
+    Raises:
+        StoreError: Some results could not be written (the part should run again).
+    """
+    options = dataclasses.replace(options, max_cost_usd=None, out_dir=None)
+    # made off the event loop: it reads the run's call log and connects its writer
+    runner = await asyncio.to_thread(
+        _PartRunner, run_id, part, store, pool, options, threading.Event(), None, settings
+    )
+    errors = await runner.run_part()
+    if errors:
+        raise StoreError(f"{len(errors)} result(s) could not be saved: {errors[0]}")

@@ -1,0 +1,132 @@
+"""The queue's bookkeeping in PostgreSQL: a run's shards, their completion, shared rate limits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from engine.store.migrations import now
+from engine.store.postgres import _pool, pg_error
+
+__all__ = ["QUEUE_TABLES", "QueueBook"]
+
+QUEUE_TABLES = ("rate_limits", "run_shards")
+"""The store's tables that only runs on a queue fill (a personal store leaves them empty)."""
+
+_FINAL = ("completed", "stopped", "failed")
+
+
+class QueueBook:
+    """What workers share about queued runs, in the store's PostgreSQL database.
+
+    Args:
+        url: The database address (`BLUEPRINT_DATABASE_URL`); migrated on first use.
+    """
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._pool = _pool(url)
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            with self._pool.connection() as conn:
+                cursor = conn.execute(sql, params)
+                return list(cursor.fetchall()) if cursor.description else []
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc, writing=True) from None
+
+    def plan_shards(self, run_id: str, ranges: Sequence[tuple[int, int]]) -> None:
+        """Record a run's shards: shard `i` holds the prompts `ranges[i]` (first, end)."""
+        stamp = now()
+        try:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO run_shards (run_id, shard, first_prompt, end_prompt, status, "
+                    "updated_at) VALUES (%s, %s, %s, %s, 'todo', %s) ON CONFLICT DO NOTHING",
+                    [(run_id, i, a, b, stamp) for i, (a, b) in enumerate(ranges)],
+                )
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc, writing=True) from None
+
+    def restart(self, run_id: str) -> None:
+        """Make an ended run queueable again: no parts, no stop asked, status `planned`."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("DELETE FROM run_shards WHERE run_id=%s", (run_id,))
+                conn.execute(
+                    "UPDATE runs SET status='planned', stop_requested_at=NULL, error=NULL, "
+                    "finished_at=NULL WHERE id=%s",
+                    (run_id,),
+                )
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc, writing=True) from None
+
+    def shard_range(self, run_id: str, shard: int) -> tuple[int, int] | None:
+        """The prompts (first, end) of a shard, or None when the run has no such shard."""
+        rows = self._run(
+            "SELECT first_prompt, end_prompt FROM run_shards WHERE run_id=%s AND shard=%s",
+            (run_id, shard),
+        )
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+    def shard_counts(self, run_id: str) -> tuple[int, int]:
+        """(shards done, shards in all) of a run."""
+        rows = self._run(
+            "SELECT COUNT(*) FILTER (WHERE status='done'), COUNT(*) FROM run_shards "
+            "WHERE run_id=%s",
+            (run_id,),
+        )
+        return int(rows[0][0]), int(rows[0][1])
+
+    def finish_shard(self, run_id: str, shard: int) -> bool:
+        """Mark a shard done; True when every shard of the run is done and the run is not final.
+
+        The run's row is locked first, so of shards finishing at the same moment exactly one
+        sees the others done (no lost update under READ COMMITTED). A shard run again after its
+        worker died answers True too while the run is not final, so the run still ends.
+        """
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                row = conn.execute(
+                    "SELECT status FROM runs WHERE id=%s FOR UPDATE", (run_id,)
+                ).fetchone()
+                if row is None:
+                    return False
+                conn.execute(
+                    "UPDATE run_shards SET status='done', updated_at=%s "
+                    "WHERE run_id=%s AND shard=%s",
+                    (now(), run_id, shard),
+                )
+                left = conn.execute(
+                    "SELECT COUNT(*) FROM run_shards WHERE run_id=%s AND status<>'done'",
+                    (run_id,),
+                ).fetchone()
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc, writing=True) from None
+        return bool(left is not None and left[0] == 0 and row[0] not in _FINAL)
+
+    def set_rate(self, provider: str, per_second: float, burst: int) -> None:
+        """Set a provider's shared limit: `per_second` calls, bursts of up to `burst`."""
+        self._run(
+            "INSERT INTO rate_limits (provider, per_second, burst, tat) VALUES (%s, %s, %s, 0) "
+            "ON CONFLICT (provider) DO UPDATE SET per_second=excluded.per_second, "
+            "burst=excluded.burst",
+            (provider, per_second, max(1, burst)),
+        )
+
+    def reserve(self, provider: str) -> float:
+        """Reserve one call of a provider's shared limit; return the seconds to wait before it.
+
+        GCRA: one atomic `UPDATE ... RETURNING` moves the provider's theoretical arrival time
+        on by one period; whoever reserves waits until its slot (less the burst allowance).
+        A provider without a limit answers 0.
+        """
+        rows = self._run(
+            "UPDATE rate_limits SET tat = GREATEST(tat, extract(epoch FROM clock_timestamp())) "
+            "+ 1.0 / per_second WHERE provider=%s "
+            "RETURNING GREATEST(tat - burst / per_second - extract(epoch FROM clock_timestamp()), 0)",
+            (provider,),
+        )
+        return float(rows[0][0]) if rows else 0.0

@@ -1,0 +1,94 @@
+"""Fixtures of the queue tests: a PostgreSQL database per test, workers as real processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.llm_server import FakeLLM
+from tests.store.pg import fresh_database
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def queue_db() -> Iterator[str]:
+    """A fresh database of its own for one test, dropped at its end (skipped without a server)."""
+    with fresh_database("blueprint_queue") as url:
+        yield url
+
+
+def blueprint(prompts: int, models: int = 2) -> str:
+    """A blueprint of `prompts` prompts × `models` fake models; every answer echoes its prompt."""
+    names = ", ".join(f"openai:m{i}" for i in range(1, models + 1))
+    lines = ["title: Queue test", f"models: [{names}]", "---"]
+    for i in range(prompts):
+        lines += [
+            f"- id: p{i}",
+            f"  prompt: Say hello number {i}",
+            "  should:",
+            f"    - $contains: 'number {i}'",
+            "    - $word_count_between: [1, 3]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def worker_env(url: str, fake: FakeLLM, home: Path) -> dict[str, str]:
+    """The environment of a worker process: the team store and the fake providers."""
+    return {
+        **os.environ,
+        **fake.env(),
+        "BLUEPRINT_DATABASE_URL": url,
+        "BLUEPRINT_HOME": str(home),
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+WorkerStarter = Callable[..., subprocess.Popen[str]]
+
+
+@pytest.fixture
+def start_worker(tmp_path: Path) -> Iterator[WorkerStarter]:
+    """Start `blueprint worker` processes; each is ended at the test's end (SIGTERM, then kill)."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
+        log = (tmp_path / f"worker{len(started)}.log").open("w")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "engine", "worker", *args],
+            env=env,
+            cwd=tmp_path,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    for proc in started:
+        try:
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll `predicate` every 0.1 s until it holds; fail with `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(0.1)

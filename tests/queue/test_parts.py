@@ -1,0 +1,102 @@
+"""Splitting a run into parts, the end of a run by its last part, and the shared rate limit."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import click
+import pytest
+
+from engine.blueprint import parse_blueprint
+from engine.cli.worker_cmd import parse_rate
+from engine.run.plan import plan_run
+from engine.run.shard import part_of, prompt_ranges
+from engine.store import open_store
+from engine.store.queue_book import QueueBook
+from tests.queue.conftest import blueprint
+
+
+def _plan(prompts: int, models: int = 2):
+    return plan_run(parse_blueprint(blueprint(prompts, models)), judge=False)
+
+
+def test_parts_cover_every_prompt_once_in_ranges_of_about_the_asked_calls():
+    plan = _plan(prompts=45, models=2)  # 90 calls, 2 per prompt
+    ranges = prompt_ranges(plan, 20)
+    assert ranges[0] == (0, 10) and ranges[-1] == (40, 45)
+    assert [b for _, b in ranges[:-1]] == [a for a, _ in ranges[1:]]  # consecutive, no gap
+    cells = [c.key for r in ranges for c in part_of(plan, *r).cells]
+    assert sorted(cells) == sorted(c.key for c in plan.cells)  # every cell in exactly one part
+    assert prompt_ranges(plan, 10_000) == [(0, 45)]
+
+
+def test_the_last_part_to_finish_ends_the_run_exactly_once_and_a_rerun_part_still_can(queue_db):
+    store = open_store(queue_db)
+    digest = store.save_blueprint("x", None, None)
+    run_id = store.create_run(
+        blueprint_hash=digest, title=None, config_id=None, options={}, total_calls=3,
+        total_cells=3,
+    )  # fmt: skip
+    book = QueueBook(queue_db)
+    book.plan_shards(run_id, [(0, 1), (1, 2), (2, 3)])
+    assert book.shard_range(run_id, 1) == (1, 2) and book.shard_range(run_id, 7) is None
+    answers: list[bool] = []
+    threads = [
+        threading.Thread(target=lambda i=i: answers.append(book.finish_shard(run_id, i)))
+        for i in range(3)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [False, False, True]  # finishing together: exactly one is last
+    assert book.shard_counts(run_id) == (3, 3)
+    assert book.finish_shard(run_id, 2)  # a part run again after its worker died ends it too
+    store.set_run_status(run_id, "completed")
+    assert not book.finish_shard(run_id, 2)  # ... but never a run that has ended
+
+
+def test_a_providers_rate_holds_across_reservers(queue_db):
+    books = [QueueBook(queue_db), QueueBook(queue_db)]
+    books[0].set_rate("openai", 20, 2)
+    slots: list[float] = []
+    lock = threading.Lock()
+
+    def reserve(book: QueueBook) -> None:
+        for _ in range(15):
+            wait = book.reserve("openai")
+            with lock:
+                slots.append(time.time() + wait)
+
+    threads = [threading.Thread(target=reserve, args=(b,)) for b in books]
+    started = time.time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    slots.sort()
+    # 30 calls at 20/s with a burst of 2: the last may go about (30 - 2) / 20 s in, not before
+    assert slots[-1] - started >= 28 / 20 - 0.05
+    # GCRA: any k + 1 consecutive calls span at least (k + 1 - burst) periods
+    for i in range(len(slots) - 10):
+        assert slots[i + 10] - slots[i] >= 9 / 20 - 0.03
+    assert books[1].reserve("anthropic") == 0.0  # a provider without a limit never waits
+
+
+def test_rates_are_read_and_bad_ones_say_how_to_write_them():
+    assert parse_rate("openrouter=50") == ("openrouter", 50.0, 1)
+    assert parse_rate("OpenAI=2.5/5") == ("openai", 2.5, 5)
+    for bad in ("openai", "openai=0", "openai=-1", "openai=fast"):
+        with pytest.raises(click.BadParameter, match="PROVIDER=CALLS_PER_SECOND"):
+            parse_rate(bad)
+
+
+def test_the_studio_says_a_planned_run_waits_for_a_worker_in_team_mode(monkeypatch):
+    from studio import runs
+
+    monkeypatch.delenv("BLUEPRINT_DATABASE_URL", raising=False)
+    assert runs.status_word("planned") == "starting"  # personal: it starts in this process
+    monkeypatch.setenv("BLUEPRINT_DATABASE_URL", "postgresql://u@127.0.0.1:5432/team")
+    assert runs.status_word("planned") == "queued (waiting for a worker)"
+    assert runs.status_word("running") == "running"
