@@ -33,6 +33,8 @@ def _read(file: str) -> str:
 
 
 def _print_plan(prepared: Any) -> None:
+    from engine.run.plan import EXTRACTED_POINTS_GUESS
+
     plan, est = prepared.plan, prepared.estimate
     bp = plan.blueprint
     temps = {c.temperature for c in plan.cells}
@@ -61,7 +63,18 @@ def _print_plan(prepared: Any) -> None:
             f"Judges: none; {plan.text_points} text point assessment(s) will be left unjudged"
         )
     click.echo(f"Generation calls: {est.generation_calls} ({est.generation_cached} cached)")
-    click.echo(f"Judge calls: {est.judge_calls} ({est.judge_cached} cached)")
+    if plan.extractions:
+        click.echo(
+            f"Key-point extraction calls: {est.extraction_calls} ({est.extraction_cached} cached), "
+            f"one per prompt with only an ideal answer, by {' then '.join(plan.extraction_models)}"
+        )
+    guess = ""
+    if est.guessed_prompts:
+        guess = (
+            f", an estimate: {est.guessed_prompts} prompt(s) counted with "
+            f"{EXTRACTED_POINTS_GUESS} points each until their key points are extracted"
+        )
+    click.echo(f"Judge calls: {est.judge_calls} ({est.judge_cached} cached){guess}")
     click.echo(f"Calls to make: {est.calls_to_make}")
     click.echo(
         f"Tokens (estimate): ~{est.input_tokens:,} in, {est.output_tokens_low:,}-"

@@ -14,6 +14,7 @@ import contextlib
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any
 
 from engine.assessment import PointAssessment
@@ -21,14 +22,16 @@ from engine.blueprint.models import Blueprint, Prompt
 from engine.checks import CheckEnv
 from engine.errors import EngineError, StoreError
 from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
+from engine.judge.keypoints import KeyPoints, with_key_points
 from engine.offline import score_cell
-from engine.providers import ProviderPool
+from engine.providers import ChatRequest, ProviderPool
 from engine.run.assemble import comparison_from_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
+from engine.run.keypoints import EXTRACT_KIND, extract_all
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
-from engine.scoring.cells import CellScore, failed_cell, ordered_points
+from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points
 from engine.scoring.summary import CellOutcome, summarize_outcomes
 from engine.settings import Settings, load_settings
 from engine.store import JudgmentRow, RunTotals, RunWriter, Store
@@ -83,6 +86,8 @@ class _Runner:
         )
         self.budget_hit = False
         self.local_errors: list[str] = []
+        self.key_points: dict[str, KeyPoints] = {}
+        self.cells: list[CellPlan] = list(plan.cells)
 
     # --- progress ------------------------------------------------------------------
 
@@ -232,6 +237,10 @@ class _Runner:
         return conv, await self._score(cell, conv)
 
     async def _score(self, cell: CellPlan, conv: Conversation) -> CellScore:
+        extracted = self.key_points.get(cell.prompt.id)
+        if extracted is not None and not extracted.ok:
+            # Weval skips the prompt: kept as an answer, left out of the scores
+            return finish_cell(cell.prompt.id, cell.model_id, [])
         evidence = conv.evidence()
         judged: tuple[list[PointAssessment], dict[str, Any] | None] | None = None
         _, texts = ordered_points(cell.prompt)
@@ -254,6 +263,31 @@ class _Runner:
         ]
         self.caller.prefetch(keys)
 
+    async def _extract(self, request: ChatRequest, key: str) -> CallResult:
+        return await self.caller.chat(EXTRACT_KIND, request, key=key, prompt_id=request.prompt_id)
+
+    async def extract(self) -> bool:
+        """Extract the key points of prompts with only an ideal; False if the run cannot go on."""
+        if not self.plan.extractions:
+            return True
+        try:
+            self.key_points = await extract_all(self.blueprint, self._extract, self.caller.log)
+        except RunStopped:
+            return False
+        except StoreError as exc:
+            self._local_failure(exc)
+            return False
+        found = {
+            pid: with_key_points(prompt, k.points)
+            for pid, k in self.key_points.items()
+            if k.points is not None and (prompt := self.blueprint.prompt(pid)) is not None
+        }
+        self.cells = [
+            replace(c, prompt=found[c.prompt.id]) if c.prompt.id in found else c
+            for c in self.plan.cells
+        ]
+        return True
+
     async def run(self) -> RunOutcome:
         done = self.store.cell_keys(self.run_id)
         for key in done:
@@ -263,12 +297,16 @@ class _Runner:
         self.prefetch(done)
         self.store.set_run_status(self.run_id, "running")
         beat = asyncio.create_task(self._heartbeat())
+        if not await self.extract():
+            beat.cancel()
+            await asyncio.gather(beat, return_exceptions=True)
+            return await asyncio.to_thread(self.finish)
         # The pool bounds calls in flight (`concurrency`); more cells than that may be between
         # calls (writing, scoring), so the pool stays busy while they do.
         limit = asyncio.Semaphore(max(1, self.options.concurrency) * 4)
         try:
             await asyncio.gather(
-                *(self.run_cell(c, limit) for c in self.plan.cells if c.key not in done)
+                *(self.run_cell(c, limit) for c in self.cells if c.key not in done)
             )
         finally:
             beat.cancel()
@@ -300,7 +338,7 @@ class _Runner:
         )
         comparison = path = None
         if self.options.out_dir is not None:  # the full comparison only when it is written
-            comparison = comparison_from_rows(self.blueprint, rows)
+            comparison = comparison_from_rows(self.blueprint, rows, self.key_points)
             path = comparison.write(self.options.out_dir)
         summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.save_summary(self.run_id, summary, str(path) if path else None)

@@ -1,0 +1,149 @@
+"""Key-point extraction in a run: the calls (through `Caller`), and the outcome read back from a run's log.
+
+Each prompt that needs it (see `engine.judge.keypoints`) gets one `extract` call per model
+tried, in Weval's order, until an answer holds `<key_point>` items. The calls are logged,
+cached and counted like any other. A call already in the run's log is never made again: a
+logged answer is reused and a logged failure counts as that model's failure, so a resumed run
+reaches the same outcome without re-extracting, and the outcome can be rebuilt from the log
+alone (`logged_key_points`) for a stored run's results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+
+from engine.blueprint.models import Blueprint, Prompt
+from engine.errors import EngineError, StoreError
+from engine.judge.keypoints import (
+    EXTRACTION_MAX_TOKENS,
+    EXTRACTION_SYSTEM,
+    EXTRACTION_TEMPERATURE,
+    KeyPoints,
+    extraction_models,
+    extraction_user_text,
+    key_point_prompts,
+    parse_key_points,
+)
+from engine.providers import ChatRequest
+from engine.run.calls import CallResult, RunStopped, call_key
+from engine.store import CallRow, Store
+
+__all__ = [
+    "EXTRACT_KIND",
+    "extract_all",
+    "extract_prompt",
+    "extraction_request",
+    "logged_key_points",
+    "run_key_points",
+]
+
+EXTRACT_KIND = "extract"
+"""The `kind` of extraction calls in the run's log and the cache."""
+
+Chat = Callable[[ChatRequest, str], Awaitable[CallResult]]
+"""Makes one extraction call: (request, its cache key) -> the answer; raises EngineError."""
+
+
+def extraction_request(prompt: Prompt, model: str) -> ChatRequest:
+    """The request that asks `model` for the key points of `prompt`'s ideal answer."""
+    return ChatRequest(
+        model_id=model,
+        messages=[
+            {"role": "system", "content": EXTRACTION_SYSTEM},
+            {"role": "user", "content": extraction_user_text(prompt)},
+        ],
+        temperature=EXTRACTION_TEMPERATURE,
+        max_tokens=EXTRACTION_MAX_TOKENS,
+        prompt_id=prompt.id,
+    )
+
+
+def _no_items(model: str) -> str:
+    return f"{model}: the answer held no <key_point> items"
+
+
+def _failed(prompt: Prompt, attempts: list[str]) -> KeyPoints:
+    tried = "; ".join(attempts)
+    return KeyPoints(
+        prompt_id=prompt.id,
+        points=None,
+        error=f"Key points could not be extracted from the ideal answer ({tried}). "
+        "The prompt is not scored; add `should:` points to it, or run it again later.",
+        attempts=attempts,
+    )
+
+
+async def extract_prompt(
+    prompt: Prompt, models: Sequence[str], chat: Chat, log: Mapping[str, CallRow]
+) -> KeyPoints:
+    """Try each model in order until one answers with key points.
+
+    Raises:
+        RunStopped: The run is stopping (nothing is decided for this prompt).
+        StoreError: An answer could not be written.
+    """
+    attempts: list[str] = []
+    for model in models:
+        request = extraction_request(prompt, model)
+        key = call_key(EXTRACT_KIND, request)
+        logged = log.get(key)
+        if logged is not None and logged.error is not None:
+            attempts.append(f"{model}: {logged.error}")
+            continue
+        try:
+            result = await chat(request, key)
+        except (RunStopped, StoreError):
+            raise
+        except EngineError as exc:
+            attempts.append(f"{model}: {exc}")
+            continue
+        points = parse_key_points(result.text)
+        if points:
+            return KeyPoints(prompt.id, points, model=model, attempts=attempts)
+        attempts.append(_no_items(model))
+    return _failed(prompt, attempts)
+
+
+async def extract_all(
+    blueprint: Blueprint, chat: Chat, log: Mapping[str, CallRow]
+) -> dict[str, KeyPoints]:
+    """Extract the key points of every prompt that needs it, prompts concurrently."""
+    prompts = key_point_prompts(blueprint)
+    models = extraction_models(blueprint)
+    found = await asyncio.gather(*(extract_prompt(p, models, chat, log) for p in prompts))
+    return {k.prompt_id: k for k in found}
+
+
+def logged_key_points(blueprint: Blueprint, log: Mapping[str, CallRow]) -> dict[str, KeyPoints]:
+    """The extraction outcome of a stored run, read from its call log (no call is made).
+
+    A prompt whose extraction had not finished when the run stopped is left out.
+    """
+    models = extraction_models(blueprint)
+    out: dict[str, KeyPoints] = {}
+    for prompt in key_point_prompts(blueprint):
+        attempts: list[str] = []
+        for model in models:
+            row = log.get(call_key(EXTRACT_KIND, extraction_request(prompt, model)))
+            if row is None:
+                break
+            if row.error is not None:
+                attempts.append(f"{model}: {row.error}")
+                continue
+            answer = row.answer or {}
+            points = parse_key_points(str(answer.get("text") or ""))
+            if points:
+                out[prompt.id] = KeyPoints(prompt.id, points, model=model, attempts=attempts)
+                break
+            attempts.append(_no_items(model))
+        else:
+            out[prompt.id] = _failed(prompt, attempts)
+    return out
+
+
+def run_key_points(store: Store, run_id: str, blueprint: Blueprint) -> dict[str, KeyPoints]:
+    """The key points a stored run extracted (read from its log; empty when it had none)."""
+    if not key_point_prompts(blueprint):
+        return {}
+    return logged_key_points(blueprint, store.run_calls(run_id, EXTRACT_KIND))
