@@ -37,6 +37,7 @@ __all__ = [
     "examples",
     "lint_text",
     "parse",
+    "prompt_ids",
     "read_uploaded",
     "run_view",
     "store",
@@ -69,6 +70,12 @@ def parse(text: str, source: str | None = None) -> Blueprint | BlueprintError:
         return parse_blueprint(text, source=source)
     except BlueprintError as exc:
         return exc
+
+
+def prompt_ids(text: str) -> set[str]:
+    """The prompt ids of a blueprint text (empty when it does not parse)."""
+    parsed = parse(text)
+    return {p.id for p in parsed.prompts} if isinstance(parsed, Blueprint) else set()
 
 
 def collections() -> dict[str, tuple[str, ...]]:

@@ -18,6 +18,8 @@ from engine.report.ranking import coverage_note
 from studio import figures, services
 from studio.components import cell_pick, sidebyside
 from studio.components.common import conversation
+from studio.components.keypoints_view import AddPoints, key_points_panel
+from studio.components.variants_view import variants_view
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
 from studio.textsafe import one_line, safe_markdown
 
@@ -388,7 +390,9 @@ def _why_tab(results: Results, pid: str, run_id: str | None) -> str:
     return model
 
 
-def prompt_detail(results: Results, page_ids: list[str], run_id: str | None) -> tuple[str, str]:
+def prompt_detail(
+    results: Results, page_ids: list[str], run_id: str | None, add_points: AddPoints | None = None
+) -> tuple[str, str]:
     """One prompt in detail: points × models, explain-my-score, responses, cost.
 
     Only the open tab is computed and sent to the browser.
@@ -406,6 +410,7 @@ def prompt_detail(results: Results, page_ids: list[str], run_id: str | None) -> 
     )
     with st.expander("The prompt", expanded=True):
         conversation(results.prompt_messages(pid))
+    key_points_panel(results, pid, add_points)
     if st.session_state.get(TAB_KEY) not in TABS:
         st.session_state[TAB_KEY] = TABS[0]
     tabs = st.tabs(TABS, key=TAB_KEY, on_change="rerun")
@@ -426,16 +431,25 @@ def prompt_detail(results: Results, page_ids: list[str], run_id: str | None) -> 
 
 
 def render_results(
-    results: Results, *, run_id: str | None, name: str, link: str | None
+    results: Results,
+    *,
+    run_id: str | None,
+    name: str,
+    link: str | None,
+    add_points: AddPoints | None = None,
 ) -> tuple[int, str | None, str | None]:
-    """Everything about one set of results; returns the (page, prompt, model) on screen."""
+    """Everything about one set of results; returns the (page, prompt, model) on screen.
+
+    `add_points` (when the viewer may edit) adds points found in an ideal to the blueprint.
+    """
     if results.description:
         with st.expander("About this blueprint"):
             st.text(results.description)
     downloads(results, name, link)
     leaderboard(results)
+    variants_view(results)
     page_ids = prompts_overview(results)
     if not page_ids:
         return 1, None, None
-    pid, model = prompt_detail(results, page_ids, run_id)
+    pid, model = prompt_detail(results, page_ids, run_id, add_points)
     return int(st.session_state.get(PAGE_KEY) or 1), pid, model or None
