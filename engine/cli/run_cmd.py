@@ -330,6 +330,9 @@ def run_cmd(
             err=True,
         )
         sys.exit(1)
+    for pid, found in outcome.key_points.items():
+        if found.error is not None:
+            click.echo(f"warning: prompt '{pid}' is not scored: {found.error}", err=True)
     try:
         totals = store.model_totals(run_id)
     except EngineError as exc:

@@ -28,7 +28,7 @@ from engine.providers import ChatRequest, ProviderPool
 from engine.run.assemble import comparison_from_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
-from engine.run.keypoints import EXTRACT_KIND, extract_all
+from engine.run.keypoints import EXTRACT_KIND, extract_all, known_calls_delta
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
 from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points
@@ -286,6 +286,8 @@ class _Runner:
             replace(c, prompt=found[c.prompt.id]) if c.prompt.id in found else c
             for c in self.plan.cells
         ]
+        judges = len(self.plan.judges or [])
+        self.progress.total_calls += known_calls_delta(self.key_points, self.plan.cells, judges)
         return True
 
     async def run(self) -> RunOutcome:
@@ -343,7 +345,9 @@ class _Runner:
         summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.save_summary(self.run_id, summary, str(path) if path else None)
         self.store.set_run_status(self.run_id, "completed")
-        return RunOutcome("completed", comparison, path, p, summaries=summaries)
+        return RunOutcome(
+            "completed", comparison, path, p, summaries=summaries, key_points=self.key_points
+        )
 
 
 _NETWORK_FUNCTIONS = frozenset({"call", "external", "factcheck"})

@@ -27,6 +27,7 @@ from engine.judge.keypoints import (
 )
 from engine.providers import ChatRequest
 from engine.run.calls import CallResult, RunStopped, call_key
+from engine.run.plan import EXTRACTED_POINTS_GUESS, CellPlan
 from engine.store import CallRow, Store
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "extract_all",
     "extract_prompt",
     "extraction_request",
+    "known_calls_delta",
     "logged_key_points",
     "run_key_points",
 ]
@@ -147,3 +149,18 @@ def run_key_points(store: Store, run_id: str, blueprint: Blueprint) -> dict[str,
     if not key_point_prompts(blueprint):
         return {}
     return logged_key_points(blueprint, store.run_calls(run_id, EXTRACT_KIND))
+
+
+def known_calls_delta(
+    key_points: Mapping[str, KeyPoints], cells: Sequence[CellPlan], judges: int
+) -> int:
+    """Calls to add to the plan's count once the points are known (negative: fewer).
+
+    The plan counts one extraction call and `EXTRACTED_POINTS_GUESS` points per such prompt.
+    """
+    delta = sum(len(k.attempts) + (1 if k.ok else 0) - 1 for k in key_points.values())
+    for cell in cells:
+        found = key_points.get(cell.prompt.id)
+        if found is not None:
+            delta += judges * (len(found.points or []) - EXTRACTED_POINTS_GUESS)
+    return delta

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.judge.keypoints import KeyPoints
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.report.comparison import Comparison
 from engine.scoring.summary import ModelSummary
@@ -63,7 +64,8 @@ class RunOutcome:
     """How a run ended.
 
     `comparison` is assembled (and written to `path`) only when the run has an `out_dir`;
-    `summaries` (per-model averages) are always there for a completed run.
+    `summaries` (per-model averages) are always there for a completed run; `key_points` holds
+    the key points extracted from ideals (and the failures: those prompts are not scored).
     """
 
     status: RunStatus
@@ -72,3 +74,4 @@ class RunOutcome:
     progress: Progress
     error: str | None = None
     summaries: dict[str, ModelSummary] = field(default_factory=dict)
+    key_points: dict[str, KeyPoints] = field(default_factory=dict)

@@ -4,12 +4,16 @@ the model order, failure, cache, resume and the plan."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import textwrap
 import threading
 from dataclasses import replace
 
 import pytest
 
+from engine.report import read_comparison, render_html
 from engine.run import RunOptions, logged_key_points
 from engine.run.service import prepare_resume, prepare_run, run_sync
 from engine.store import open_store
@@ -74,6 +78,7 @@ def test_points_are_extracted_judged_and_recorded_as_weval_does(env, tmp_path):
     assert data["blueprintStudio"]["keyPointExtraction"] == {"tea": {"model": "openai:gpt-4o-mini"}}
     # one extraction, one generation per prompt, one judge call per extracted point
     assert len(env.calls) == outcome.progress.done_calls == 1 + 2 + 2
+    assert outcome.progress.total_calls == 5  # the plan's guess replaced once points are known
     assert (
         logged_key_points(prepared.plan.blueprint, store.run_calls(prepared.run_id))["tea"].points
         == POINTS
@@ -123,6 +128,11 @@ def test_when_every_model_fails_the_prompt_is_skipped_with_the_reason(env, tmp_p
     assert data["allFinalAssistantResponses"]["tea"]["openai:fake-a[temp:0]"] == "hello there"
     summary = outcome.summaries["openai:fake-a[temp:0]"]
     assert summary.scored_prompts == 1 and summary.average == 1
+    # the file reads back, and its HTML report renders; the hostile answer is nowhere
+    back = read_comparison(outcome.path)
+    assert back.cells["tea"] == {} and back.key_point_extraction["tea"]["error"] == error
+    html = render_html(back)
+    assert "tea" in html and "alert(1)" not in html
 
 
 def test_a_second_run_reuses_the_extraction_and_the_plan_knows_the_points(env, tmp_path):
@@ -189,3 +199,29 @@ def test_without_judging_nothing_is_extracted_and_the_plan_says_why(env, tmp_pat
     assert prepared.estimate.extraction_calls == 0
     outcome = run_sync(prepared.run_id, prepared.plan, store, prepared.options)
     assert outcome.status == "completed" and extract_requests(env) == []
+
+
+def test_the_cli_plans_the_extraction_and_says_when_a_prompt_is_not_scored(env, tmp_path):
+    bp = tmp_path / "bp.yml"
+    bp.write_text(BLUEPRINT)
+    base = [sys.executable, "-m", "engine"]
+    run_env = {**os.environ, **env.env()}
+    plan = subprocess.run(
+        [*base, "plan", str(bp), "--judges", "openai:judge-1"],
+        capture_output=True,
+        text=True,
+        env=run_env,
+    )
+    assert plan.returncode == 0, plan.stderr
+    assert "Key-point extraction calls: 1 (0 cached)" in plan.stdout
+    assert "openai:gpt-4o-mini then openrouter:google/gemini-1.5-flash-latest" in plan.stdout
+    assert "Judge calls: 5 (0 cached), an estimate" in plan.stdout
+    env.fail_when(lambda r: "<IDEAL_RESPONSE>" in r.last_user, "400")
+    out = subprocess.run(
+        [*base, "run", str(bp), "--judges", "openai:judge-1", "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=run_env,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "warning: prompt 'tea' is not scored: Key points could not be extracted" in out.stderr
