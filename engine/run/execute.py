@@ -271,7 +271,11 @@ class _Runner:
         if not self.plan.extractions:
             return True
         try:
-            self.key_points = await extract_all(self.blueprint, self._extract, self.caller.log)
+            prior = {}
+            if self.options.key_points_from is not None:
+                prior = self.store.run_calls(self.options.key_points_from, EXTRACT_KIND)
+            log = {**prior, **self.caller.log}
+            self.key_points = await extract_all(self.blueprint, self._extract, log)
         except RunStopped:
             return False
         except StoreError as exc:

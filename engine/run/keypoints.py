@@ -11,7 +11,7 @@ alone (`logged_key_points`) for a stored run's results.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 
 from engine.blueprint.models import Blueprint, Prompt
 from engine.errors import EngineError, StoreError
@@ -37,6 +37,7 @@ __all__ = [
     "extraction_request",
     "known_calls_delta",
     "logged_key_points",
+    "reused_log",
     "run_key_points",
 ]
 
@@ -76,41 +77,72 @@ def _failed(prompt: Prompt, attempts: list[str]) -> KeyPoints:
     )
 
 
-async def extract_prompt(
-    prompt: Prompt, models: Sequence[str], chat: Chat, log: Mapping[str, CallRow]
-) -> KeyPoints:
-    """Try each model in order until one answers with key points.
+Needed = tuple[ChatRequest, str]
+"""A call the extraction needs: the request and its cache key."""
 
-    Raises:
-        RunStopped: The run is stopping (nothing is decided for this prompt).
-        StoreError: An answer could not be written.
+
+def _steps(
+    prompt: Prompt, models: Sequence[str], log: Mapping[str, CallRow]
+) -> Generator[Needed, str | EngineError, KeyPoints]:
+    """The extraction of one prompt: yields each call it needs, is sent its answer or error.
+
+    A call in `log` is never yielded: its answer (or failure) is used as it is.
     """
     attempts: list[str] = []
     for model in models:
         request = extraction_request(prompt, model)
         key = call_key(EXTRACT_KIND, request)
         logged = log.get(key)
-        if logged is not None and logged.error is not None:
-            attempts.append(f"{model}: {logged.error}")
+        answer: str | EngineError
+        if logged is None:
+            answer = yield request, key
+        elif logged.error is not None:
+            answer = EngineError(logged.error)
+        else:
+            answer = str((logged.answer or {}).get("text") or "")
+        if isinstance(answer, EngineError):
+            attempts.append(f"{model}: {answer}")
             continue
-        try:
-            result = await chat(request, key)
-        except (RunStopped, StoreError):
-            raise
-        except EngineError as exc:
-            attempts.append(f"{model}: {exc}")
-            continue
-        points = parse_key_points(result.text)
+        points = parse_key_points(answer)
         if points:
             return KeyPoints(prompt.id, points, model=model, attempts=attempts)
         attempts.append(_no_items(model))
     return _failed(prompt, attempts)
 
 
+async def extract_prompt(
+    prompt: Prompt, models: Sequence[str], chat: Chat, log: Mapping[str, CallRow]
+) -> KeyPoints:
+    """Try each model in order until one answers with key points (logged calls reused).
+
+    Raises:
+        RunStopped: The run is stopping (nothing is decided for this prompt).
+        StoreError: An answer could not be written.
+    """
+    steps = _steps(prompt, models, log)
+    answer: str | EngineError | None = None
+    try:
+        while True:
+            request, key = steps.send(answer) if answer is not None else next(steps)
+            try:
+                answer = (await chat(request, key)).text
+            except (RunStopped, StoreError):
+                raise
+            except EngineError as exc:
+                answer = exc
+    except StopIteration as done:
+        result: KeyPoints = done.value
+        return result
+
+
 async def extract_all(
     blueprint: Blueprint, chat: Chat, log: Mapping[str, CallRow]
 ) -> dict[str, KeyPoints]:
-    """Extract the key points of every prompt that needs it, prompts concurrently."""
+    """Extract the key points of every prompt that needs it, prompts concurrently.
+
+    `log` holds the calls already made (the run's own, and those of a run whose extraction
+    is reused): they are not made again.
+    """
     prompts = key_point_prompts(blueprint)
     models = extraction_models(blueprint)
     found = await asyncio.gather(*(extract_prompt(p, models, chat, log) for p in prompts))
@@ -125,30 +157,26 @@ def logged_key_points(blueprint: Blueprint, log: Mapping[str, CallRow]) -> dict[
     models = extraction_models(blueprint)
     out: dict[str, KeyPoints] = {}
     for prompt in key_point_prompts(blueprint):
-        attempts: list[str] = []
-        for model in models:
-            row = log.get(call_key(EXTRACT_KIND, extraction_request(prompt, model)))
-            if row is None:
-                break
-            if row.error is not None:
-                attempts.append(f"{model}: {row.error}")
-                continue
-            answer = row.answer or {}
-            points = parse_key_points(str(answer.get("text") or ""))
-            if points:
-                out[prompt.id] = KeyPoints(prompt.id, points, model=model, attempts=attempts)
-                break
-            attempts.append(_no_items(model))
-        else:
-            out[prompt.id] = _failed(prompt, attempts)
+        try:
+            next(_steps(prompt, models, log))  # a call still needed: not finished
+        except StopIteration as done:
+            out[prompt.id] = done.value
     return out
 
 
+def reused_log(store: Store, options: Mapping[str, object]) -> dict[str, CallRow]:
+    """The extraction calls of the run a run reuses them from (`key_points_from`), if any."""
+    source = options.get("key_points_from")
+    return store.run_calls(source, EXTRACT_KIND) if isinstance(source, str) else {}
+
+
 def run_key_points(store: Store, run_id: str, blueprint: Blueprint) -> dict[str, KeyPoints]:
-    """The key points a stored run extracted (read from its log; empty when it had none)."""
+    """The key points a stored run extracted or reused (read from the logs; no call is made)."""
     if not key_point_prompts(blueprint):
         return {}
-    return logged_key_points(blueprint, store.run_calls(run_id, EXTRACT_KIND))
+    run = store.get_run(run_id)
+    prior = reused_log(store, run.options) if run is not None else {}
+    return logged_key_points(blueprint, {**prior, **store.run_calls(run_id, EXTRACT_KIND)})
 
 
 def known_calls_delta(

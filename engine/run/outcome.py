@@ -29,6 +29,8 @@ class RunOptions:
         out_dir: Where the comparison JSON is written; None to skip it.
         draft: The studio draft and version number the text is, if it came from one (kept
             with the run, so its results can open that version in the editor).
+        key_points_from: A run whose key-point extraction (from ideals) is reused instead of
+            extracting again: a re-score of that run judges the same points.
     """
 
     models: list[str] | None = None
@@ -40,6 +42,7 @@ class RunOptions:
     max_cost_usd: float | None = None
     out_dir: Path | None = None
     draft: tuple[str, int] | None = None
+    key_points_from: str | None = None
 
 
 @dataclass

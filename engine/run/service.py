@@ -151,6 +151,7 @@ def prepare_run(
                 "out_dir": str(options.out_dir) if options.out_dir else None,
                 "estimate": estimate.as_dict(),
                 "draft": list(options.draft) if options.draft else None,
+                "key_points_from": options.key_points_from,
             },
             total_calls=plan.total_calls,
             total_cells=len(plan.cells),
@@ -205,6 +206,7 @@ def prepare_resume(
         use_cache=bool(saved.get("use_cache", True)),
         max_cost_usd=max_cost_usd if max_cost_usd is not None else saved.get("max_cost_usd"),
         out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
+        key_points_from=saved.get("key_points_from"),
     )
     prepared = prepare_run(
         store, text, source=saved.get("source"), options=options, environ=environ, record=False

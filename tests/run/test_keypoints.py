@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from engine.report import read_comparison, render_html
-from engine.run import RunOptions, logged_key_points
+from engine.run import RunOptions, logged_key_points, run_key_points
 from engine.run.service import prepare_resume, prepare_run, run_sync
 from engine.store import open_store
 
@@ -225,3 +225,24 @@ def test_the_cli_plans_the_extraction_and_says_when_a_prompt_is_not_scored(env, 
     )
     assert out.returncode == 0, out.stderr
     assert "warning: prompt 'tea' is not scored: Key points could not be extracted" in out.stderr
+
+
+def test_a_run_that_reuses_another_runs_extraction_judges_the_same_points(env, tmp_path):
+    # what a re-score does: the first run got its points from the fallback model
+    env.fail_when(lambda r: r.model == "gpt-4o-mini", "400")
+    store = open_store()
+    first, _, _ = run(store, tmp_path / "a")
+    env.reset()
+    env.fail_when(lambda r: "<IDEAL_RESPONSE>" in r.last_user, "400")  # would fail if asked
+    again, outcome, data = run(store, tmp_path / "b", key_points_from=first.run_id)
+    assert extract_requests(env) == []
+    assert data["extractedKeyPoints"] == {"tea": POINTS}
+    assert data["blueprintStudio"]["keyPointExtraction"]["tea"]["model"] == (
+        "openrouter:google/gemini-1.5-flash-latest"
+    )
+    # the stored run reads the same back (the studio's and `compare`'s view of it)
+    found = run_key_points(store, again.run_id, again.plan.blueprint)
+    assert found["tea"].points == POINTS and found["tea"].attempts[0].startswith(
+        "openai:gpt-4o-mini:"
+    )
+    assert outcome.key_points["tea"].points == POINTS
