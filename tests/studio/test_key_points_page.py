@@ -164,3 +164,37 @@ def test_the_run_page_offers_judging_for_ideal_only_prompts_and_counts_the_extra
     metrics = {m.label: m for m in at.metric}
     assert metrics["Judge calls"].value == "~15"  # 5 points assumed x 3 default judges
     assert "until an LLM lists the key points" in str(metrics["Judge calls"].help)
+
+
+def test_points_of_a_weval_file_are_shown_as_plain_text():
+    weval = {
+        "configId": "w",
+        "configTitle": "From Weval",
+        "effectiveModels": ["m1"],
+        "promptIds": ["p"],
+        "config": {"prompts": [{"id": "p", "idealResponse": "Be kind."}]},
+        "extractedKeyPoints": {"p": ["<b>Is kind</b> [link](javascript:alert(1))", "**Calm**"]},
+        "evaluationResults": {
+            "llmCoverageScores": {
+                "p": {
+                    "m1": {
+                        "keyPointsCount": 2,
+                        "avgCoverageExtent": 0.5,
+                        "pointAssessments": [
+                            {"keyPointText": "<b>Is kind</b>", "coverageExtent": 1},
+                            {"keyPointText": "**Calm**", "coverageExtent": 0},
+                        ],
+                    }
+                }
+            }
+        },
+    }
+    results = services.read_uploaded(json.dumps(weval).encode(), "w.json")
+    at = app()
+    at.session_state[state.UPLOADED] = ("w.json", results)
+    at.switch_page("app_pages/results.py").run()
+    assert not at.exception
+    shown = [t for t in texts(at, "text") if "Is kind" in t]
+    assert shown == ["• <b>Is kind</b> [link](javascript:alert(1))\n• **Calm**"]
+    assert "an LLM listed these" in " ".join(texts(at, "caption"))
+    assert not any("<b>" in m for m in texts(at, "markdown"))
