@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.assessment import PointAssessment
@@ -13,6 +13,7 @@ from engine.checks import CheckEnv, evaluate_function_points
 from engine.checks.jsstring import is_js_blank
 from engine.conversation import response_evidence
 from engine.evidence import Evidence
+from engine.judge.keypoints import KeyPoints
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison, config_content_hash, safe_timestamp
 from engine.responses import ResponseRow
 from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points, unjudged
@@ -135,8 +136,13 @@ def build_comparison(
     system_prompts: dict[str, str | None] | None = None,
     run_label: str | None = None,
     timestamp: str | None = None,
+    key_points: Mapping[str, KeyPoints] | None = None,
 ) -> Comparison:
-    """Assemble a `Comparison` (Weval's comparison JSON) from scored cells."""
+    """Assemble a `Comparison` (Weval's comparison JSON) from scored cells.
+
+    `key_points` are the key points extracted from ideals: the extracted ones are recorded
+    (`extractedKeyPoints`), and a prompt whose extraction failed gets no scores (`{}`).
+    """
     models = sorted({c.model_id for c in cells} | {m for row in responses.values() for m in row})
     ideal = any(p.ideal for p in blueprint.prompts)
     all_responses = {pid: dict(row) for pid, row in responses.items()}
@@ -145,9 +151,12 @@ def build_comparison(
             if p.ideal:
                 all_responses.setdefault(p.id, {})[IDEAL_MODEL_ID] = p.ideal
     config_id = blueprint_id_from_path(blueprint.source or "") or (blueprint.id or "blueprint")
-    table: dict[str, dict[str, CellScore]] = {}
+    key_points = key_points or {}
+    skipped = {pid for pid, k in key_points.items() if not k.ok}
+    table: dict[str, dict[str, CellScore]] = {pid: {} for pid in sorted(skipped)}
     for cell in cells:
-        table.setdefault(cell.prompt_id, {})[cell.model_id] = cell
+        if cell.prompt_id not in skipped:
+            table.setdefault(cell.prompt_id, {})[cell.model_id] = cell
     return Comparison(
         config_id=config_id,
         config_title=blueprint.title or config_id,
@@ -163,4 +172,8 @@ def build_comparison(
         histories=histories or {},
         errors=errors or {},
         cells=table,
+        extracted_key_points={
+            pid: list(k.points) for pid, k in key_points.items() if k.points is not None
+        },
+        key_point_extraction={pid: k.to_json() for pid, k in key_points.items()},
     )

@@ -18,6 +18,7 @@ from typing import Any
 from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
 from engine.jsvalues import format_score
+from engine.judge.keypoints import KeyPoints
 from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
@@ -163,10 +164,14 @@ class Results:
 
     @classmethod
     def from_run_rows(
-        cls, blueprint: Blueprint, rows: Sequence[CellRow], run_id: str | None = None
+        cls,
+        blueprint: Blueprint,
+        rows: Sequence[CellRow],
+        run_id: str | None = None,
+        key_points: Mapping[str, KeyPoints] | None = None,
     ) -> Results:
         """Build from a run's stored cells (the engine assembles the comparison)."""
-        comparison = comparison_from_rows(blueprint, rows)
+        comparison = comparison_from_rows(blueprint, rows, key_points)
         usage = {r.key: _usage_from_row(r) for r in rows}
         return cls(comparison, usage, run_id)
 

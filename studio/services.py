@@ -22,6 +22,7 @@ from engine.jsonl import json_error_words, loads_like_js
 from engine.lint import Diagnostic, lint
 from engine.providers.collections import model_collections
 from engine.report import read_comparison
+from engine.run import run_key_points
 from engine.settings import home_dir, load_settings
 from engine.store import JudgmentRow, RunRecord, Store, open_store
 from studio.gallery import Example, load_examples
@@ -36,6 +37,7 @@ __all__ = [
     "examples",
     "lint_text",
     "parse",
+    "prompt_ids",
     "read_uploaded",
     "run_view",
     "store",
@@ -68,6 +70,12 @@ def parse(text: str, source: str | None = None) -> Blueprint | BlueprintError:
         return parse_blueprint(text, source=source)
     except BlueprintError as exc:
         return exc
+
+
+def prompt_ids(text: str) -> set[str]:
+    """The prompt ids of a blueprint text (empty when it does not parse)."""
+    parsed = parse(text)
+    return {p.id for p in parsed.prompts} if isinstance(parsed, Blueprint) else set()
 
 
 def collections() -> dict[str, tuple[str, ...]]:
@@ -121,7 +129,8 @@ def _load_results(run_id: str) -> Results | None:
     if blueprint is None:
         return None
     rows = store().cells(run_id)
-    return Results.from_run_rows(blueprint, rows, run_id)
+    key_points = run_key_points(store(), run_id, blueprint)
+    return Results.from_run_rows(blueprint, rows, run_id, key_points)
 
 
 def run_view(run_id: str) -> RunView | None:

@@ -42,6 +42,8 @@ def read_file(file: str) -> str:
 
 
 def _print_plan(prepared: Any) -> None:
+    from engine.run.plan import EXTRACTED_POINTS_GUESS
+
     plan, est = prepared.plan, prepared.estimate
     bp = plan.blueprint
     temps = {c.temperature for c in plan.cells}
@@ -70,7 +72,18 @@ def _print_plan(prepared: Any) -> None:
             f"Judges: none; {plan.text_points} text point assessment(s) will be left unjudged"
         )
     click.echo(f"Generation calls: {est.generation_calls} ({est.generation_cached} cached)")
-    click.echo(f"Judge calls: {est.judge_calls} ({est.judge_cached} cached)")
+    if plan.extractions:
+        click.echo(
+            f"Key-point extraction calls: {est.extraction_calls} ({est.extraction_cached} cached), "
+            f"one per prompt with only an ideal answer, by {' then '.join(plan.extraction_models)}"
+        )
+    guess = ""
+    if est.guessed_prompts:
+        guess = (
+            f", an estimate: {est.guessed_prompts} prompt(s) counted with "
+            f"{EXTRACTED_POINTS_GUESS} points each until their key points are extracted"
+        )
+    click.echo(f"Judge calls: {est.judge_calls} ({est.judge_cached} cached){guess}")
     print_cost(est)
     for warning in plan.warnings:
         click.echo(f"warning: {warning}")
@@ -370,6 +383,9 @@ def execute_prepared(
             err=True,
         )
         sys.exit(1)
+    for pid, found in outcome.key_points.items():
+        if found.error is not None:
+            click.echo(f"warning: prompt '{pid}' is not scored: {found.error}", err=True)
     try:
         totals = store.model_totals(run_id)
     except EngineError as exc:

@@ -54,6 +54,7 @@ CODES: dict[str, CodeInfo] = _codes(
     ("should-not", "warning", "`should_not` is deprecated; write the point as a `should`."),
     ("should-not-path-merge", "error", "A `should_not` path is merged with a `should` path."),
     ("no-criteria", "warning", "A prompt with nothing to score: no `should`, no `ideal`."),
+    ("ideal-key-points", "info", "Points will be extracted from the `ideal` by an LLM."),
     # point functions
     ("unknown-function", "error", "A `$` function that does not exist."),
     ("bad-arguments", "error", "A function's argument has the wrong shape."),

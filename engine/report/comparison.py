@@ -93,6 +93,14 @@ class Comparison(BaseModel):
     histories: dict[str, dict[str, list[dict[str, Any]]]] = Field(default_factory=dict)
     errors: dict[str, dict[str, str]] = Field(default_factory=dict)
     cells: dict[str, dict[str, CellScore]] = Field(default_factory=dict)
+    extracted_key_points: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Weval's `extractedKeyPoints`: points an LLM found in a prompt's ideal.",
+    )
+    key_point_extraction: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="Ours: per prompt, the model that extracted its points, or why it failed.",
+    )
     extra: dict[str, Any] = Field(
         default_factory=dict, description="Top-level keys we do not model."
     )
@@ -117,6 +125,19 @@ class Comparison(BaseModel):
         """Return per-model statistics over the prompts (prompt-weighted averages)."""
         cells = [c for row in self.cells.values() for m, c in row.items() if m != IDEAL_MODEL_ID]
         return summarize_models(cells, self.prompt_weights())
+
+    def variants(self) -> dict[str, dict[str, Any]] | None:
+        """Scores merged per base model over temperatures (Weval's UI aggregation, spec §6.3).
+
+        None when no two effective models share a base model and system prompt.
+        """
+        from engine.scoring.variants import aggregate_variants, has_variants
+
+        if not has_variants([m for m in self.models if m != IDEAL_MODEL_ID]):
+            return None
+        return aggregate_variants(
+            {pid: {m: c.to_weval() for m, c in row.items()} for pid, row in self.cells.items()}
+        )
 
     def to_weval(self) -> dict[str, Any]:
         """Return the comparison JSON: Weval's fields plus our `status` and a summary block."""
@@ -154,14 +175,22 @@ class Comparison(BaseModel):
                 for m, s in summaries.items()
             },
         }
-        out["blueprintStudio"] = {
+        if self.extracted_key_points:
+            out["extractedKeyPoints"] = self.extracted_key_points
+        studio: dict[str, Any] = {
             "engineVersion": _engine_version(),
             "perModelSummary": {
                 m: s.model_dump(exclude={"model_id"}) for m, s in summaries.items()
             },
         }
+        if self.key_point_extraction:
+            studio["keyPointExtraction"] = self.key_point_extraction
+        variants = self.variants()
+        if variants is not None:
+            studio["variants"] = js_clean(variants)
         if self.rescored_from is not None:
-            out["blueprintStudio"]["rescoredFrom"] = self.rescored_from
+            studio["rescoredFrom"] = self.rescored_from
+        out["blueprintStudio"] = studio
         out.update(js_clean(self.extra))
         # Cells are already JSON-clean (PointAssessment.to_weval prints integral scores as ints).
         return out
@@ -202,6 +231,7 @@ _KNOWN = {
     "fullConversationHistories",
     "errors",
     "evaluationResults",
+    "extractedKeyPoints",
     "blueprintStudio",
 }
 
@@ -261,6 +291,33 @@ def _str_map(value: Any) -> dict[str, dict[str, str]]:
         for p, row in value.items()
         if isinstance(row, Mapping)
     }
+
+
+def _key_points(value: Any) -> dict[str, list[str]]:
+    """`extractedKeyPoints` as written (texts only; anything else is left out)."""
+    if not isinstance(value, Mapping):
+        return {}
+    return {
+        str(pid): [p for p in points if isinstance(p, str)]
+        for pid, points in value.items()
+        if isinstance(points, list)
+    }
+
+
+def _extraction_notes(studio: Any) -> dict[str, dict[str, Any]]:
+    """Our `blueprintStudio.keyPointExtraction`: the extracting model, or the failure."""
+    notes = studio.get("keyPointExtraction") if isinstance(studio, Mapping) else None
+    if not isinstance(notes, Mapping):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for pid, note in notes.items():
+        if isinstance(note, Mapping):
+            out[str(pid)] = {
+                k: v
+                for k, v in note.items()
+                if k in ("model", "error") and (v is None or isinstance(v, str))
+            }
+    return out
 
 
 def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
@@ -338,5 +395,7 @@ def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
         else {},
         errors=_str_map(data.get("errors")),
         cells=cells,
+        extracted_key_points=_key_points(data.get("extractedKeyPoints")),
+        key_point_extraction=_extraction_notes(data.get("blueprintStudio")),
         extra={k: v for k, v in data.items() if k not in _KNOWN},
     )

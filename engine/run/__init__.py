@@ -4,6 +4,7 @@ from engine.run.assemble import comparison_from_rows, replay_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key, judge_request
 from engine.run.estimate import Estimate, estimate_run
 from engine.run.execute import execute_run
+from engine.run.keypoints import logged_key_points, run_key_points
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan, judges_for, plan_run, prompt_problems, resolve_models
 from engine.run.service import (
@@ -37,6 +38,7 @@ __all__ = [
     "execute_run",
     "judge_request",
     "judges_for",
+    "logged_key_points",
     "plan_run",
     "prepare_resume",
     "prepare_run",
@@ -45,6 +47,7 @@ __all__ = [
     "resolve_models",
     "resume_options",
     "run_in_thread",
+    "run_key_points",
     "run_sync",
     "stop_run",
     "studio_link",

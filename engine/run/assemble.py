@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.blueprint.models import Blueprint
 from engine.jsonl import read_jsonl
+from engine.judge.keypoints import KeyPoints
 from engine.offline import build_comparison
 from engine.report.comparison import Comparison, cell_from_weval
 from engine.scoring.cells import CellScore
@@ -25,8 +26,17 @@ def replay_rows(path: str) -> dict[str, dict[str, Any]]:
     return rows
 
 
-def comparison_from_rows(blueprint: Blueprint, rows: Sequence[CellRow]) -> Comparison:
-    """Assemble the comparison of a run from its stored cells."""
+def comparison_from_rows(
+    blueprint: Blueprint,
+    rows: Sequence[CellRow],
+    key_points: Mapping[str, KeyPoints] | None = None,
+) -> Comparison:
+    """Assemble the comparison of a run from its stored cells.
+
+    `key_points` are the run's extractions (`engine.run.keypoints.logged_key_points` reads
+    them from a stored run's log): recorded as Weval does, and a prompt whose extraction
+    failed is left unscored (`{}`).
+    """
     cells: list[CellScore] = []
     responses: dict[str, dict[str, str]] = {}
     histories: dict[str, dict[str, list[dict[str, Any]]]] = {}
@@ -52,4 +62,5 @@ def comparison_from_rows(blueprint: Blueprint, rows: Sequence[CellRow]) -> Compa
         histories=histories,
         errors=errors,
         system_prompts=systems,
+        key_points=key_points,
     )

@@ -8,16 +8,18 @@ their cache keys) are known too; those keys are looked up at once, and kept on t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.blueprint.models import Point
+from engine.blueprint.models import Point, Prompt
 from engine.errors import EngineError
 from engine.evidence import Evidence
 from engine.judge.consensus import judge_messages
+from engine.judge.keypoints import parse_key_points, with_key_points
 from engine.providers import PriceTable, estimate_tokens
 from engine.run.calls import call_key, judge_request
-from engine.run.plan import CellPlan, RunPlan
+from engine.run.keypoints import EXTRACT_KIND, extraction_request
+from engine.run.plan import EXTRACTED_POINTS_GUESS, CellPlan, RunPlan
 from engine.store import Store
 
 __all__ = ["Estimate", "estimate_run"]
@@ -27,6 +29,8 @@ OUTPUT_TOKENS_HIGH = 800
 JUDGE_OUTPUT_LOW = 40
 JUDGE_OUTPUT_HIGH = 150
 JUDGE_PROMPT_TOKENS = 700  # instructions, scale and examples, before the transcript
+EXTRACTION_OUTPUT_LOW = 50
+EXTRACTION_OUTPUT_HIGH = 400
 
 
 @dataclass
@@ -37,6 +41,10 @@ class Estimate:
     generation_cached: int = 0
     judge_calls: int = 0
     judge_cached: int = 0
+    extraction_calls: int = 0
+    extraction_cached: int = 0
+    guessed_prompts: int = 0
+    """Prompts whose extracted points are not known yet: their judge calls are a guess."""
     input_tokens: int = 0
     output_tokens_low: int = 0
     output_tokens_high: int = 0
@@ -47,7 +55,14 @@ class Estimate:
     @property
     def calls_to_make(self) -> int:
         """Calls that will reach a provider (everything not cached)."""
-        return self.generation_calls - self.generation_cached + self.judge_calls - self.judge_cached
+        return (
+            self.generation_calls
+            - self.generation_cached
+            + self.judge_calls
+            - self.judge_cached
+            + self.extraction_calls
+            - self.extraction_cached
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The estimate as plain data (for JSON and the studio)."""
@@ -56,6 +71,9 @@ class Estimate:
             "generation_cached": self.generation_cached,
             "judge_calls": self.judge_calls,
             "judge_cached": self.judge_cached,
+            "extraction_calls": self.extraction_calls,
+            "extraction_cached": self.extraction_cached,
+            "judge_calls_estimated": self.guessed_prompts > 0,
             "calls_to_make": self.calls_to_make,
             "input_tokens": self.input_tokens,
             "output_tokens_low": self.output_tokens_low,
@@ -236,7 +254,10 @@ def estimate_run(
             ]
         )
     work: list[_Judged] = []
-    for cell in plan.cells:
+    prompts = _extracted_prompts(plan, cache, cost)
+    for planned in plan.cells:
+        prompt = prompts.get(planned.prompt.id)
+        cell = planned if prompt is None else replace(planned, prompt=prompt)
         transcript = _transcript(plan, cell, cache, cost)
         if transcript is not None:
             judged = _judge_work(plan, cell, *transcript, with_keys=cache is not None)
@@ -247,4 +268,31 @@ def estimate_run(
         cache.prime(plan.judge_keys)
     for judged in work:
         _count_judges(plan, judged, cache, cost)
+    return out
+
+
+def _extracted_prompts(plan: RunPlan, cache: _Cache | None, cost: _Cost) -> dict[str, Prompt]:
+    """The prompts whose points are extracted, with their points: cached ones, else guesses.
+
+    Only the first model's answer is looked up: a fallback model is a failure case.
+    """
+    out: dict[str, Prompt] = {}
+    models = plan.extraction_models
+    for pid in plan.extractions:
+        prompt = plan.blueprint.prompt(pid)
+        if prompt is None:
+            continue
+        request = extraction_request(prompt, models[0])
+        cost.out.extraction_calls += 1
+        cached = cache.get(call_key(EXTRACT_KIND, request)) if cache is not None else None
+        points = parse_key_points(str(cached.get("text") or "")) if cached else []
+        if points:
+            cost.out.extraction_cached += 1
+            out[pid] = with_key_points(prompt, points)
+            continue
+        tokens_in = sum(estimate_tokens(str(m.get("content") or "")) for m in request.messages)
+        cost.add(request.model_id, tokens_in, EXTRACTION_OUTPUT_LOW, EXTRACTION_OUTPUT_HIGH)
+        cost.out.guessed_prompts += 1
+        guess = [Point(text=(prompt.ideal or "")[:200])] * EXTRACTED_POINTS_GUESS
+        out[pid] = prompt.model_copy(update={"points": guess})
     return out

@@ -14,6 +14,7 @@ import contextlib
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any
 
 from engine.assessment import PointAssessment
@@ -21,14 +22,16 @@ from engine.blueprint.models import Blueprint, Prompt
 from engine.checks import CheckEnv
 from engine.errors import EngineError, StoreError
 from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
+from engine.judge.keypoints import KeyPoints, with_key_points
 from engine.offline import score_cell
-from engine.providers import ProviderPool
+from engine.providers import ChatRequest, ProviderPool
 from engine.run.assemble import comparison_from_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
+from engine.run.keypoints import EXTRACT_KIND, extract_all, known_calls_delta
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
-from engine.scoring.cells import CellScore, failed_cell, ordered_points
+from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points
 from engine.scoring.summary import CellOutcome, summarize_outcomes
 from engine.settings import Settings, load_settings
 from engine.store import JudgmentRow, RunTotals, RunWriter, Store
@@ -83,6 +86,8 @@ class _Runner:
         )
         self.budget_hit = False
         self.local_errors: list[str] = []
+        self.key_points: dict[str, KeyPoints] = {}
+        self.cells: list[CellPlan] = list(plan.cells)
 
     # --- progress ------------------------------------------------------------------
 
@@ -240,6 +245,10 @@ class _Runner:
         return conv, await self._score(cell, conv)
 
     async def _score(self, cell: CellPlan, conv: Conversation) -> CellScore:
+        extracted = self.key_points.get(cell.prompt.id)
+        if extracted is not None and not extracted.ok:
+            # Weval skips the prompt: kept as an answer, left out of the scores
+            return finish_cell(cell.prompt.id, cell.model_id, [])
         evidence = conv.evidence()
         judged: tuple[list[PointAssessment], dict[str, Any] | None] | None = None
         _, texts = ordered_points(cell.prompt)
@@ -262,6 +271,37 @@ class _Runner:
         ]
         self.caller.prefetch(keys + self.plan.judge_keys)
 
+    async def _extract(self, request: ChatRequest, key: str) -> CallResult:
+        return await self.caller.chat(EXTRACT_KIND, request, key=key, prompt_id=request.prompt_id)
+
+    async def extract(self) -> bool:
+        """Extract the key points of prompts with only an ideal; False if the run cannot go on."""
+        if not self.plan.extractions:
+            return True
+        try:
+            prior = {}
+            if self.options.key_points_from is not None:
+                prior = self.store.run_calls(self.options.key_points_from, EXTRACT_KIND)
+            log = {**prior, **self.caller.log}
+            self.key_points = await extract_all(self.blueprint, self._extract, log)
+        except RunStopped:
+            return False
+        except StoreError as exc:
+            self._local_failure(exc)
+            return False
+        found = {
+            pid: with_key_points(prompt, k.points)
+            for pid, k in self.key_points.items()
+            if k.points is not None and (prompt := self.blueprint.prompt(pid)) is not None
+        }
+        self.cells = [
+            replace(c, prompt=found[c.prompt.id]) if c.prompt.id in found else c
+            for c in self.plan.cells
+        ]
+        judges = len(self.plan.judges or [])
+        self.progress.total_calls += known_calls_delta(self.key_points, self.plan.cells, judges)
+        return True
+
     async def run(self) -> RunOutcome:
         done = self.store.cell_keys(self.run_id)
         for key in done:
@@ -276,12 +316,16 @@ class _Runner:
     async def run_cells(self, done: set[tuple[str, str]]) -> None:
         """Run the plan's cells not in `done`, beating the heart meanwhile."""
         beat = asyncio.create_task(self._heartbeat())
+        if not await self.extract():  # stopped while extracting key points
+            beat.cancel()
+            await asyncio.gather(beat, return_exceptions=True)
+            return
         # The pool bounds calls in flight (`concurrency`); more cells than that may be between
         # calls (writing, scoring), so the pool stays busy while they do.
         limit = asyncio.Semaphore(max(1, self.options.concurrency) * 4)
         try:
             await asyncio.gather(
-                *(self.run_cell(c, limit) for c in self.plan.cells if c.key not in done)
+                *(self.run_cell(c, limit) for c in self.cells if c.key not in done)
             )
         finally:
             beat.cancel()
@@ -312,13 +356,15 @@ class _Runner:
         )
         comparison = path = None
         if self.options.out_dir is not None:  # the full comparison only when it is written
-            comparison = comparison_from_rows(self.blueprint, rows)
+            comparison = comparison_from_rows(self.blueprint, rows, self.key_points)
             comparison.rescored_from = self.options.rescored_from
             path = comparison.write(self.options.out_dir)
         summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.save_summary(self.run_id, summary, str(path) if path else None)
         self.store.set_run_status(self.run_id, "completed")
-        return RunOutcome("completed", comparison, path, p, summaries=summaries)
+        return RunOutcome(
+            "completed", comparison, path, p, summaries=summaries, key_points=self.key_points
+        )
 
 
 _NETWORK_FUNCTIONS = frozenset({"call", "external", "factcheck"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.judge.keypoints import KeyPoints
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.report.comparison import Comparison
 from engine.scoring.summary import ModelSummary
@@ -29,6 +30,8 @@ class RunOptions:
         draft: The studio draft and version number the text is, if it came from one (kept
             with the run, so its results can open that version in the editor).
         rescored_from: For a re-score (`blueprint rescore`), the run whose answers it scores.
+        key_points_from: A run whose key-point extraction (from ideals) is reused instead of
+            extracting again: a re-score of that run judges the same points.
     """
 
     models: list[str] | None = None
@@ -41,6 +44,7 @@ class RunOptions:
     out_dir: Path | None = None
     draft: tuple[str, int] | None = None
     rescored_from: str | None = None
+    key_points_from: str | None = None
 
 
 @dataclass
@@ -65,7 +69,8 @@ class RunOutcome:
     """How a run ended.
 
     `comparison` is assembled (and written to `path`) only when the run has an `out_dir`;
-    `summaries` (per-model averages) are always there for a completed run.
+    `summaries` (per-model averages) are always there for a completed run; `key_points` holds
+    the key points extracted from ideals (and the failures: those prompts are not scored).
     """
 
     status: RunStatus
@@ -74,3 +79,4 @@ class RunOutcome:
     progress: Progress
     error: str | None = None
     summaries: dict[str, ModelSummary] = field(default_factory=dict)
+    key_points: dict[str, KeyPoints] = field(default_factory=dict)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from engine.blueprint.models import Blueprint, Prompt
 from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
+from engine.judge.keypoints import extraction_models, key_point_prompts
 from engine.modelids import PROVIDERS, effective_model_id, split_model_id
 from engine.providers import ChatMessage, ChatRequest
 from engine.providers.custom import CustomModel
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from engine.run.recorded import Recorded
 
 __all__ = [
+    "EXTRACTED_POINTS_GUESS",
     "GENERATION_MAX_TOKENS",
     "CellPlan",
     "ModelChoice",
@@ -36,6 +38,8 @@ __all__ = [
 ]
 
 GENERATION_MAX_TOKENS = 2048
+EXTRACTED_POINTS_GUESS = 5
+"""Key points assumed per extracted prompt before they are known (judge-call estimates)."""
 
 
 @dataclass(frozen=True)
@@ -134,23 +138,52 @@ class RunPlan:
         return sum(c.turns for c in self.cells if not _offline(c.base_model))
 
     @property
+    def extractions(self) -> list[str]:
+        """Prompts whose key points are extracted from their ideal (only when judging)."""
+        if not self.judges:
+            return []
+        return [p.id for p in key_point_prompts(self.blueprint)]
+
+    @property
+    def extraction_models(self) -> list[str]:
+        """The models tried, in order, to extract key points."""
+        return extraction_models(self.blueprint)
+
+    @property
+    def extraction_calls(self) -> int:
+        """One extraction call per such prompt (a failing model adds one for the next)."""
+        return len(self.extractions)
+
+    @property
     def judge_calls(self) -> int:
-        """Judge calls if every judge answers (a backup judge may add some)."""
-        return self.text_points * len(self.judges) if self.judges else 0
+        """Judge calls if every judge answers (a backup judge may add some).
+
+        Prompts whose points are extracted count `EXTRACTED_POINTS_GUESS` points each: an
+        estimate until they are known.
+        """
+        if not self.judges:
+            return 0
+        return self.text_points * len(self.judges)
 
     @property
     def text_points(self) -> int:
-        """Text points over the cells that will have an answer (each judged by every judge)."""
+        """Text points over the cells that will have an answer (each judged by every judge).
+
+        Points still to be extracted from an ideal are guessed (`EXTRACTED_POINTS_GUESS`).
+        """
+        extracted = set(self.extractions)
         return sum(
-            sum(1 for p in c.prompt.points if p.fn is None)
+            EXTRACTED_POINTS_GUESS
+            if c.prompt.id in extracted
+            else sum(1 for p in c.prompt.points if p.fn is None)
             for c in self.cells
             if c.recorded is None or c.recorded.answered
         )
 
     @property
     def total_calls(self) -> int:
-        """Generation plus judge calls."""
-        return self.generation_calls + self.judge_calls
+        """Extraction, generation and judge calls."""
+        return self.extraction_calls + self.generation_calls + self.judge_calls
 
 
 def _offline(model: str) -> bool:
@@ -298,8 +331,14 @@ def plan_run(
                         )
     judge_list: list[JudgeSpec] | None = None
     custom = False
-    if judge and any(pt.fn is None for pr in blueprint.prompts for pt in pr.points):
+    texts = any(pt.fn is None for pr in blueprint.prompts for pt in pr.points)
+    if judge and (texts or key_point_prompts(blueprint)):
         judge_list, custom = judges_for(blueprint, judges)
+    elif not judge and key_point_prompts(blueprint):
+        warnings.append(
+            "Prompts with only an `ideal` answer get their key points extracted by an LLM "
+            "and judged; without judging they are not extracted and get no score."
+        )
     return RunPlan(
         blueprint=blueprint,
         models=model_ids,

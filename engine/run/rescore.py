@@ -257,6 +257,7 @@ def prepare_rescore(
         concurrency=concurrency or DEFAULT_CONCURRENCY,
         out_dir=out_dir,
         rescored_from=run_id,
+        key_points_from=run_id,  # points extracted from an ideal in that run are judged again
     )
     estimate = estimate_run(plan, store, PriceTable(settings.prices))
     problems: list[str] = []

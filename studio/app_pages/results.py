@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.edit.keypoints import add_should_points
+from engine.edit.nodes import EditError
 from engine.errors import InputError
 from engine.report.costs import run_cost_text
 from engine.store import RunRecord
 from studio import access, drafts, runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
+from studio.components.keypoints_view import AddPoints
 from studio.components.rescore_panel import rescore_panel, rescored_from_note
 from studio.components.results_view import init_view, render_results
 from studio.components.review_panel import can_review
@@ -155,6 +158,63 @@ def _open_in_editor(run: RunRecord) -> None:
     st.switch_page("app_pages/editor.py")
 
 
+def _text_to_edit(run: RunRecord | None, pid: str) -> tuple[str, str, str] | None:
+    """(draft id, its text, what it is): the open draft if it has the prompt, else the run's."""
+    opened, text = state.draft_id(), state.get_text()
+    if opened is not None and text is not None and pid in services.prompt_ids(text):
+        return opened, text, "the open draft"
+    if run is None:
+        return None
+    store = services.store()
+    used = store.blueprint_text(run.blueprint_hash)
+    if used is None:
+        return None
+    draft, _ = drafts.draft_for_run(
+        store, run, used, new_id=state.new_draft_id(), owner=access.draft_owner(VIEWER)
+    )
+    return draft, used, "the text this run used"
+
+
+def _add_points(run: RunRecord | None, pid: str, points: list[str]) -> None:
+    """Write `points` as `should` points of `pid` in a new draft version; open the editor."""
+    found = _text_to_edit(run, pid)
+    if found is None:
+        st.error(
+            f"Open the blueprint that has the prompt '{pid}' in the editor first: the points "
+            "are added to the draft open there."
+        )
+        return
+    draft, text, what = found
+    try:
+        new = add_should_points(text, pid, points)
+    except EditError as exc:
+        st.error(str(exc))
+        return
+    number = services.store().save_draft(
+        draft,
+        new,
+        run.title if run is not None else None,
+        explicit=True,
+        note=f"Points found in the ideal answer of '{pid}' added as should points",
+        author=VIEWER.email,
+    )
+    source = run.options.get("source") if run is not None else state.source()
+    st.session_state[state.DRAFT_ID] = draft
+    state.set_text(new, source_name=source if isinstance(source, str) else None)
+    state.set_notice(
+        "success",
+        f"Added {len(points)} points to the prompt '{pid}' of {what} (version {number} of "
+        "its draft). Change them as you like: they are yours now.",
+    )
+    st.switch_page("app_pages/editor.py")
+
+
+def _points_adder(run: RunRecord | None) -> AddPoints | None:
+    if "editor" not in access.allowed_pages(VIEWER):
+        return None
+    return lambda pid, points: _add_points(run, pid, points)
+
+
 def _show_run(run_id: str, view: share.ResultsView) -> None:
     loaded = services.run_view(run_id)
     if loaded is None:
@@ -166,11 +226,24 @@ def _show_run(run_id: str, view: share.ResultsView) -> None:
     if results is None:
         st.info("No answer has been scored yet. Results appear here as the run goes on.")
         return
-    _render(results, f"run:{run_id}", view, run_id=run_id, link=_share_link(run_id))
+    _render(
+        results,
+        f"run:{run_id}",
+        view,
+        run_id=run_id,
+        link=_share_link(run_id),
+        add_points=_points_adder(loaded.run),
+    )
 
 
 def _render(
-    results: Results, source: str, view: share.ResultsView, *, run_id: str | None, link: str | None
+    results: Results,
+    source: str,
+    view: share.ResultsView,
+    *,
+    run_id: str | None,
+    link: str | None,
+    add_points: AddPoints | None = None,
 ) -> None:
     if st.session_state.get(SOURCE_KEY) != source:
         init_view(results, view.page, view.prompt, view.model)
@@ -181,6 +254,7 @@ def _render(
         name=slug(results.title, "results"),
         link=link,
         reviewer=can_review(VIEWER),
+        add_points=add_points,
     )
     if run_id is not None:
         wanted = share.ResultsView(run=run_id, page=page, prompt=prompt, model=model)
@@ -210,7 +284,9 @@ def main() -> None:
             f"From the file {safe_markdown(name)}. Only you can see it; download the report "
             "to share it."
         )
-        _render(results, f"file:{name}", view, run_id=None, link=None)
+        _render(
+            results, f"file:{name}", view, run_id=None, link=None, add_points=_points_adder(None)
+        )
         _uploader(expanded=False)
     elif state.run_id() is not None and share.is_run_id(state.run_id()):
         run_id = str(state.run_id())

@@ -8,9 +8,11 @@ import streamlit as st
 
 from engine.blueprint import Blueprint
 from engine.errors import BlueprintError
+from engine.judge.keypoints import key_point_prompts
 from engine.modelids import is_collection
 from engine.report.costs import PRICE_HOWTO, cost_range_text, run_cost_text
 from engine.run import judges_for
+from engine.run.plan import EXTRACTED_POINTS_GUESS
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
 from studio import access, live_run, markers, prefs, runs, services, share, state
@@ -220,11 +222,19 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
     )
     model_picker.collection_picker(MODELS)
     text_points = sum(1 for p in bp.prompts for pt in p.points if pt.fn is None)
+    from_ideal = len(key_point_prompts(bp))
     judging = "none"
     judges: tuple[str, ...] | None = None
     picked = list(kept.judges)
-    if text_points:
+    if text_points or from_ideal:
         defaults, custom = judges_for(bp, None)
+        why = f"{text_points} point(s) are written in words; LLM judges score them."
+        if from_ideal:
+            why += (
+                f" {from_ideal} prompt(s) have only an ideal answer: an LLM lists its key "
+                "points (one call per prompt) and the judges score them; without judging "
+                "these prompts get no score."
+            )
         judging = (
             st.radio(
                 "Judging of the points written in words",
@@ -232,7 +242,7 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
                 format_func=lambda k: JUDGING_WORDS[k],
                 key=JUDGING,
                 horizontal=True,
-                help=f"{text_points} point(s) are written in words; LLM judges score them.",
+                help=why,
             )
             or "default"
         )
@@ -307,10 +317,17 @@ def _plan_view(prepared: PreparedRun) -> None:
         est.generation_calls,
         help=f"{est.generation_cached} of them already saved, so not made again.",
     )
+    guess = (
+        f" An estimate: {est.guessed_prompts} prompt(s) are counted with "
+        f"{EXTRACTED_POINTS_GUESS} points each until an LLM lists the key points of their "
+        f"ideal answers ({est.extraction_calls} call(s), counted in the total below)."
+        if est.guessed_prompts
+        else ""
+    )
     cols[2].metric(
         "Judge calls",
-        est.judge_calls,
-        help=f"{est.judge_cached} of them already saved, so not made again.",
+        f"~{est.judge_calls}" if est.guessed_prompts else est.judge_calls,
+        help=f"{est.judge_cached} of them already saved, so not made again.{guess}",
     )
     cols[3].metric(
         "Cost estimate",
@@ -319,7 +336,8 @@ def _plan_view(prepared: PreparedRun) -> None:
         "the answers are.",
     )
     details = (
-        f"{est.calls_to_make} calls to make ({est.generation_cached + est.judge_cached} already "
+        f"{est.calls_to_make} calls to make "
+        f"({est.generation_cached + est.judge_cached + est.extraction_cached} already "
         f"saved) · about {est.input_tokens:,} tokens in, {est.output_tokens_low:,}–"
         f"{est.output_tokens_high:,} out"
     )

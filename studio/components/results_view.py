@@ -20,6 +20,8 @@ from engine.store import ReviewRow
 from studio import figures, services
 from studio.components import calibration_view, cell_pick, review_panel, sidebyside
 from studio.components.common import conversation
+from studio.components.keypoints_view import AddPoints, key_points_panel
+from studio.components.variants_view import variants_view
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
 from studio.textsafe import one_line, safe_markdown
 
@@ -397,7 +399,12 @@ def _why_tab(results: Results, pid: str, run_id: str | None) -> str:
 
 
 def prompt_detail(
-    results: Results, page_ids: list[str], run_id: str | None, *, reviewer: bool = False
+    results: Results,
+    page_ids: list[str],
+    run_id: str | None,
+    add_points: AddPoints | None = None,
+    *,
+    reviewer: bool = False,
 ) -> tuple[str, str]:
     """One prompt in detail: points × models, explain-my-score, responses, cost.
 
@@ -416,6 +423,7 @@ def prompt_detail(
     )
     with st.expander("The prompt", expanded=True):
         conversation(results.prompt_messages(pid))
+    key_points_panel(results, pid, add_points)
     if st.session_state.get(TAB_KEY) not in TABS:
         st.session_state[TAB_KEY] = TABS[0]
     tabs = st.tabs(TABS, key=TAB_KEY, on_change="rerun")
@@ -436,10 +444,17 @@ def prompt_detail(
 
 
 def render_results(
-    results: Results, *, run_id: str | None, name: str, link: str | None, reviewer: bool = False
+    results: Results,
+    *,
+    run_id: str | None,
+    name: str,
+    link: str | None,
+    add_points: AddPoints | None = None,
+    reviewer: bool = False,
 ) -> tuple[int, str | None, str | None]:
     """Everything about one set of results; returns the (page, prompt, model) on screen.
 
+    `add_points` (when the viewer may edit) adds points found in an ideal to the blueprint.
     `reviewer`: this viewer may give verdicts on judged points (`review_panel.can_review`).
     """
     if results.description:
@@ -448,8 +463,9 @@ def render_results(
     downloads(results, name, link)
     leaderboard(results)
     calibration_view.calibration_section(results)
+    variants_view(results)
     page_ids = prompts_overview(results)
     if not page_ids:
         return 1, None, None
-    pid, model = prompt_detail(results, page_ids, run_id, reviewer=reviewer)
+    pid, model = prompt_detail(results, page_ids, run_id, add_points, reviewer=reviewer)
     return int(st.session_state.get(PAGE_KEY) or 1), pid, model or None

@@ -12,6 +12,10 @@ Judge mode: when the last user message (or, failing that, the system prompt) hol
 (`first_word_rule`) answers `CLASS_EXACT` when the criterion's first word (the first run of
 letters or digits, compared case-insensitively as a whole word) appears in the last
 `<TEXT>…</TEXT>` section, else `CLASS_UNMET`. Both class names are configurable.
+
+Key-point mode: when the last user message holds an `<IDEAL_RESPONSE>…</IDEAL_RESPONSE>`
+section, the reply lists each sentence (or line) of it as `<key_point>…</key_point>`, one
+per line.
 """
 
 from __future__ import annotations
@@ -207,6 +211,15 @@ def judge_reply(request: FakeRequest, rule: JudgeRule) -> FakeReply | None:
             f"<classification>{klass}</classification>"
         )
     )
+
+
+def key_point_reply(request: FakeRequest) -> FakeReply | None:
+    """Answer a key-point extraction: each sentence of the ideal as a `<key_point>` item."""
+    ideal = _last_section(request.last_user, "IDEAL_RESPONSE")
+    if ideal is None:
+        return None
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", ideal) if s.strip()]
+    return FakeReply(text="\n".join(f"<key_point>{s}</key_point>" for s in sentences))
 
 
 def _tokens(text: str) -> int:

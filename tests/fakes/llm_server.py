@@ -50,6 +50,7 @@ from tests.fakes.llm_replies import (
     fault_body,
     first_word_rule,
     judge_reply,
+    key_point_reply,
     parse_request,
     render,
     request_matcher,
@@ -358,7 +359,11 @@ class FakeLLM:
             return FakeReply(text=out) if isinstance(out, str) else out
         if self._tool_call is not None and request.tools:
             return FakeReply(tool_calls=(self._tool_call,))
-        return judge_reply(request, self._judge_rule) or echo_reply(request)
+        return (
+            key_point_reply(request)
+            or judge_reply(request, self._judge_rule)
+            or echo_reply(request)
+        )
 
     def _control_route(self, method: str, path: str, body: bytes) -> Answer:
         if method == "POST" and path == "/_control":

@@ -178,6 +178,9 @@ CASES = [
     ),
     Case("no-criteria", P, "no-criteria", "warning", (1, 3, 1, 8), False),
     Case(
+        "ideal-key-points", P + "  ideal: Hello.\n", "ideal-key-points", "info", (1, 3, 1, 8), False
+    ),
+    Case(
         "missing-id",
         "- prompt: What is the capital of France?\n  should: [Paris]\n",
         "missing-id",

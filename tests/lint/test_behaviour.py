@@ -164,6 +164,23 @@ def test_no_criteria_not_reported_when_an_ideal_answer_exists():
     assert "no-criteria" not in codes(P + "  ideal: Paris.\n")
 
 
+def test_an_ideal_without_points_says_which_model_extracts_and_what_it_costs():
+    (d,) = find(P + "  ideal: Paris.\n", "ideal-key-points")
+    assert d.severity == "info"
+    assert "openai:gpt-4o-mini, then openrouter:google/gemini-1.5-flash-latest" in d.message
+    assert "one extra call" in d.message and "judge call per point" in d.message
+    own = (
+        "evaluationConfig:\n  llm-coverage:\n    judgeModels: [openai:kp-1]\n---\n"
+        + P
+        + "  ideal: Paris.\n"
+    )
+    (d,) = find(own, "ideal-key-points")
+    assert "(openai:kp-1)" in d.message and "gpt-4o-mini" not in d.message
+    # points written, or an empty ideal: nothing is extracted
+    assert "ideal-key-points" not in codes(P + "  ideal: Paris.\n  should: [Paris]\n")
+    assert "ideal-key-points" not in codes(P + "  ideal: ''\n")
+
+
 def test_missing_ids_get_distinct_slugs():
     text = "- prompt: Hello there\n  should: [a]\n- prompt: Hello there!\n  should: [b]\n"
     fixes = [d.fix.replacement for d in find(text, "missing-id") if d.fix]

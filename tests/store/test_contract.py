@@ -175,6 +175,8 @@ def test_calls_cache_and_judgments(store):
     assert calls["k1"].cached is True and calls["k1"].answer == {"text": "hi"}
     assert calls["k1"].reuses == 1 and calls["k2"].reuses == 0
     assert calls["k2"].error == "boom" and calls["k2"].answer is None
+    assert set(store.run_calls(run_id, "judge")) == {"k2"}
+    assert store.run_calls(run_id, "extract") == {}
     assert store.cache_get("k1") == {"text": "hi"} and store.cache_get("k2") is None
     assert store.cache_lookup(["k1", "k2", "k3"]) == {"k1": {"text": "hi"}}
     [judgment] = store.judgments(run_id, "a", "m[temp:0]")

@@ -265,15 +265,13 @@ def should_not_paths(ctx: LintContext) -> None:
 
 
 def no_criteria(ctx: LintContext) -> None:
-    """A prompt with no points and no ideal answer gets no score."""
+    """A prompt with no points gets no score, unless its ideal's key points are extracted."""
     for prompt in ctx.prompts:
         raw = prompt.raw
-        if (
-            prompt.damaged
-            or ctx.points_of(prompt)
-            or js_truthy(raw.get("ideal"))
-            or js_truthy(raw.get("idealResponse"))
-        ):
+        if prompt.damaged or ctx.points_of(prompt):
+            continue
+        if js_truthy(raw.get("ideal")) or js_truthy(raw.get("idealResponse")):
+            _key_points_note(ctx, prompt)
             continue
         ctx.add(
             "no-criteria",
@@ -282,6 +280,21 @@ def no_criteria(ctx: LintContext) -> None:
             "models answer it, but it gets no score. Add `should:` with the points a good "
             "answer makes.",
         )
+
+
+def _key_points_note(ctx: LintContext, prompt: PromptRef) -> None:
+    from engine.judge.keypoints import models_from_config
+
+    models = models_from_config(ctx.header.get("evaluationConfig"))
+    order = models[0] + "".join(f", then {m} if it fails" for m in models[1:])
+    ctx.add(
+        "ideal-key-points",
+        ctx.anchor(prompt),
+        "This prompt has an `ideal` answer and no `should` points, so an LLM will list the "
+        f"key points of the ideal ({order}) and the judges score each answer against them. "
+        "That costs one extra call for this prompt, plus a judge call per point found for "
+        "every model. To choose the points yourself, add `should:`.",
+    )
 
 
 RULES = (alternative_paths, dollar_strings, weights, should_not_paths, no_criteria)
