@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,8 @@ from engine.jsonl import read_jsonl
 from engine.offline import build_comparison
 from engine.report.comparison import Comparison, cell_from_weval
 from engine.scoring.cells import CellScore
-from engine.store import CellRow
+from engine.similarity.tables import embedding_model, uses_embeddings
+from engine.store import CallRow, CellRow
 
 __all__ = ["comparison_from_rows", "replay_rows"]
 
@@ -25,8 +26,16 @@ def replay_rows(path: str) -> dict[str, dict[str, Any]]:
     return rows
 
 
-def comparison_from_rows(blueprint: Blueprint, rows: Sequence[CellRow]) -> Comparison:
-    """Assemble the comparison of a run from its stored cells."""
+def comparison_from_rows(
+    blueprint: Blueprint,
+    rows: Sequence[CellRow],
+    calls: Mapping[str, CallRow] | None = None,
+) -> Comparison:
+    """Assemble the comparison of a run from its stored cells.
+
+    When the blueprint asks for similarity (`uses_embeddings`) and the run's call log `calls`
+    is given, the similarity tables are computed from the embeddings logged there.
+    """
     cells: list[CellScore] = []
     responses: dict[str, dict[str, str]] = {}
     histories: dict[str, dict[str, list[dict[str, Any]]]] = {}
@@ -45,7 +54,7 @@ def comparison_from_rows(blueprint: Blueprint, rows: Sequence[CellRow]) -> Compa
         systems[model] = (
             history[0]["content"] if history and history[0].get("role") == "system" else None
         )
-    return build_comparison(
+    comparison = build_comparison(
         blueprint,
         cells,
         responses=responses,
@@ -53,3 +62,8 @@ def comparison_from_rows(blueprint: Blueprint, rows: Sequence[CellRow]) -> Compa
         errors=errors,
         system_prompts=systems,
     )
+    if calls is not None and uses_embeddings(blueprint):
+        from engine.run.embedding import attach_similarity
+
+        attach_similarity(comparison, embedding_model(blueprint), calls)
+    return comparison

@@ -37,6 +37,7 @@ class Estimate:
     generation_cached: int = 0
     judge_calls: int = 0
     judge_cached: int = 0
+    embedding_calls: int = 0
     input_tokens: int = 0
     output_tokens_low: int = 0
     output_tokens_high: int = 0
@@ -47,7 +48,13 @@ class Estimate:
     @property
     def calls_to_make(self) -> int:
         """Calls that will reach a provider (everything not cached)."""
-        return self.generation_calls - self.generation_cached + self.judge_calls - self.judge_cached
+        return (
+            self.generation_calls
+            - self.generation_cached
+            + self.judge_calls
+            - self.judge_cached
+            + self.embedding_calls
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The estimate as plain data (for JSON and the studio)."""
@@ -56,6 +63,7 @@ class Estimate:
             "generation_cached": self.generation_cached,
             "judge_calls": self.judge_calls,
             "judge_cached": self.judge_cached,
+            "embedding_calls": self.embedding_calls,
             "calls_to_make": self.calls_to_make,
             "input_tokens": self.input_tokens,
             "output_tokens_low": self.output_tokens_low,
@@ -247,4 +255,27 @@ def estimate_run(
         cache.prime(plan.judge_keys)
     for judged in work:
         _count_judges(plan, judged, cache, cost)
+    _count_embeddings(plan, cost)
     return out
+
+
+def _count_embeddings(plan: RunPlan, cost: _Cost) -> None:
+    """Count the embedding calls at most, and their cost.
+
+    Answers are embedded once they exist, so none is known to be cached in advance; an
+    answer is `OUTPUT_TOKENS_LOW` to `OUTPUT_TOKENS_HIGH` tokens in.
+    """
+    model = plan.embedding_model
+    out = cost.out
+    out.embedding_calls = plan.embedding_calls
+    if model is None or not out.embedding_calls:
+        return
+    ideals = sum(estimate_tokens(p.ideal) for p in plan.blueprint.prompts if p.ideal)
+    answers = out.embedding_calls - sum(1 for p in plan.blueprint.prompts if p.ideal)
+    low = cost.prices.estimate(model, ideals + answers * OUTPUT_TOKENS_LOW, 0)
+    high = cost.prices.estimate(model, ideals + answers * OUTPUT_TOKENS_HIGH, 0)
+    if low is None or high is None:
+        out.unknown_prices.add(model)
+        return
+    out.cost_low += low
+    out.cost_high += high
