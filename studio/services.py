@@ -23,6 +23,7 @@ from engine.lint import Diagnostic, lint
 from engine.providers.collections import model_collections
 from engine.report import read_comparison
 from engine.settings import home_dir, load_settings
+from engine.similarity import uses_embeddings
 from engine.store import JudgmentRow, RunRecord, Store, open_store
 from studio.gallery import Example, load_examples
 from studio.resultdata import Results
@@ -121,7 +122,8 @@ def _load_results(run_id: str) -> Results | None:
     if blueprint is None:
         return None
     rows = store().cells(run_id)
-    return Results.from_run_rows(blueprint, rows, run_id)
+    calls = store().run_calls(run_id) if uses_embeddings(blueprint) else None
+    return Results.from_run_rows(blueprint, rows, run_id, calls)
 
 
 def run_view(run_id: str) -> RunView | None:

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.errors import ConfigError
+from engine.modelids import PROVIDERS
 from engine.providers.endpoints import Endpoint
 from engine.providers.types import Usage
 from engine.providers.wire import WireFormatError
@@ -26,6 +27,7 @@ __all__ = [
     "LocalEmbedder",
     "build_embedding",
     "parse_embedding",
+    "unsupported",
 ]
 
 EMBED_TIMEOUT_S = 60.0
@@ -96,17 +98,26 @@ def build_embedding(
             "must be a provider's embedding model (for example openai:text-embedding-3-small) "
             "or local:wordllama."
         )
-    if endpoint.api == "anthropic":
-        raise ConfigError(
-            f"'{endpoint.model_id}': Anthropic has no embeddings endpoint. Use an OpenAI-"
-            "compatible embedding model (openai:text-embedding-3-small, ollama:nomic-embed-text) "
-            "or local:wordllama."
-        )
+    why = unsupported(endpoint.model_id)
+    if why is not None:
+        raise ConfigError(why)
     headers = {"Authorization": f"Bearer {endpoint.key}"} if endpoint.key else {}
     body = {"model": endpoint.model, "input": endpoint_text(request)}
     if endpoint.api == "ollama":
         return f"{endpoint.base_url}/v1/embeddings", headers, body
     return f"{endpoint.base_url}/embeddings", headers, body
+
+
+def unsupported(model_id: str) -> str | None:
+    """Why a known provider cannot embed `model_id` (it has no embeddings endpoint), if so."""
+    info = PROVIDERS.get(model_id.partition(":")[0].strip().lower())
+    if info is None or info.api != "anthropic":
+        return None
+    return (
+        f"'{model_id}': Anthropic has no embeddings endpoint. Use an OpenAI-compatible "
+        "embedding model (openai:text-embedding-3-small, ollama:nomic-embed-text) or "
+        "local:wordllama."
+    )
 
 
 def endpoint_text(request: EmbedRequest) -> str:

@@ -22,6 +22,7 @@ from engine.providers.embeddings import (
     LocalEmbedder,
     build_embedding,
     parse_embedding,
+    unsupported,
 )
 from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
@@ -378,6 +379,9 @@ class ProviderPool:
             return local.check(model_id)
         if model_id in self._custom:
             return f"'{model_id}' is a custom chat model of the blueprint, not an embedding model."
+        why = unsupported(model_id)
+        if why is not None:
+            return why
         try:
             endpoint = resolve(model_id, self._environ)
             build_embedding(endpoint, EmbedRequest(model_id=model_id, text=""))
@@ -410,6 +414,9 @@ class ProviderPool:
                 vector=vector, latency_ms=elapsed * 1000, attempts=1, model=request.model_id,
                 cost_usd=0.0,
             )  # fmt: skip
+        why = unsupported(request.model_id)
+        if why is not None:
+            raise ConfigError(why)
         endpoint = resolve(request.model_id, self._environ)
         built = build_embedding(endpoint, request)
         state = self._provider(endpoint.provider)

@@ -18,6 +18,7 @@ from engine.report.ranking import coverage_note
 from studio import figures, services
 from studio.components import cell_pick, sidebyside
 from studio.components.common import conversation
+from studio.components.similarity_view import similarity_section
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
 from studio.textsafe import one_line, safe_markdown
 
@@ -438,4 +439,5 @@ def render_results(
     if not page_ids:
         return 1, None, None
     pid, model = prompt_detail(results, page_ids, run_id)
+    similarity_section(results, page_ids)
     return int(st.session_state.get(PAGE_KEY) or 1), pid, model or None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import textwrap
 from dataclasses import replace
@@ -139,3 +140,43 @@ def test_an_embedding_model_without_an_endpoint_is_a_problem(env):
     options = replace(RunOptions(), judge=False)
     prepared = prepare_run(open_store(), text, source="bp.yml", options=options)
     assert any("no embeddings endpoint" in p for p in prepared.problems)
+
+
+def test_cli_plan_shows_the_embedding_calls_and_their_cost(env, tmp_path):
+    from tests.run.test_run import cli
+
+    bp = tmp_path / "bp.yml"
+    bp.write_text(
+        BLUEPRINT.replace("openai:fake-a", "openai:gpt-4.1-mini").replace(
+            "anthropic:fake-b", "anthropic:claude-haiku-4.5"
+        )
+    )
+    out = cli("plan", str(bp), "--no-judge")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    # 2 models x 2 prompts, and the one ideal
+    assert "Embedding calls: at most 5 with openai:text-embedding-3-small" in out.stdout
+    cost = next(x for x in lines if x.startswith("Cost (estimate):"))
+    assert "cost unknown" not in cost  # every model here, the embedding model too, has a price
+    plain = BLUEPRINT.replace("embeddingModel: openai:text-embedding-3-small\n", "")
+    bp.write_text(plain)
+    assert "Embedding calls" not in cli("plan", str(bp), "--no-judge").stdout
+
+
+needs_wordllama = pytest.mark.skipif(
+    importlib.util.find_spec("wordllama") is None,
+    reason="the local-embeddings extra is not installed (pip install -e '.[local-embeddings]')",
+)
+
+
+@needs_wordllama
+def test_a_run_with_local_embeddings_needs_no_embedding_key(env, tmp_path, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY")
+    text = BLUEPRINT.replace("openai:text-embedding-3-small", "local:wordllama").replace(
+        "openai:fake-a", "ollama:fake-a"
+    )
+    _, outcome, data = run(open_store(), tmp_path, text)
+    assert embedding_calls(env) == []
+    per = data["evaluationResults"]["perPromptSimilarities"]["capital"]
+    assert isinstance(per["ollama:fake-a[temp:0]"][IDEAL_MODEL_ID], float)
+    assert outcome.progress.cost_usd == 0.0
