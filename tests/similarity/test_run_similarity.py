@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import threading
 import textwrap
 from dataclasses import replace
 
@@ -180,3 +181,35 @@ def test_a_run_with_local_embeddings_needs_no_embedding_key(env, tmp_path, monke
     per = data["evaluationResults"]["perPromptSimilarities"]["capital"]
     assert isinstance(per["ollama:fake-a[temp:0]"][IDEAL_MODEL_ID], float)
     assert outcome.progress.cost_usd == 0.0
+
+
+def test_a_run_stopped_while_embedding_resumes_without_repeating_calls(env, tmp_path):
+    from engine.run.service import prepare_resume
+
+    store = open_store()
+    options = RunOptions(out_dir=tmp_path, judge=False, concurrency=1)
+    prepared = prepare_run(store, BLUEPRINT, source="bp.yml", options=options)
+    generations = prepared.plan.generation_calls
+    stop = threading.Event()
+
+    def on_progress(progress):
+        if progress.done_calls > generations:
+            stop.set()  # a Ctrl-C once the first text is embedded
+
+    first = run_sync(
+        prepared.run_id, prepared.plan, store, prepared.options, stop=stop, on_progress=on_progress
+    )
+    assert first.status == "stopped" and first.path is None
+    done = [c.last_user for c in embedding_calls(env)]
+    assert 1 <= len(done) < 5
+    env.reset()
+    again = prepare_resume(store, prepared.run_id)
+    outcome = run_sync(again.run_id, again.plan, store, again.options)
+    assert outcome.status == "completed"
+    redone = [c.last_user for c in embedding_calls(env)]
+    assert [c.protocol for c in env.calls] == ["embeddings"] * len(redone)  # no answer again
+    assert not set(redone) & set(done)  # the finished ones came from the run's log
+    assert len(done) + len(redone) == 5
+    data = json.loads(outcome.path.read_text())
+    per = data["evaluationResults"]["perPromptSimilarities"]["capital"]
+    assert per[A][IDEAL_MODEL_ID] is not None and per[B][A] is not None
