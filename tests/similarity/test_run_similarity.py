@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import threading
 import textwrap
+import threading
 from dataclasses import replace
 
 import pytest
