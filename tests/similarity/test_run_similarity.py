@@ -191,6 +191,7 @@ def test_a_run_stopped_while_embedding_resumes_without_repeating_calls(env, tmp_
     prepared = prepare_run(store, BLUEPRINT, source="bp.yml", options=options)
     generations = prepared.plan.generation_calls
     stop = threading.Event()
+    env.latency_ms = 200  # an answer takes longer than recording the one before it
 
     def on_progress(progress):
         if progress.done_calls > generations:
@@ -213,3 +214,18 @@ def test_a_run_stopped_while_embedding_resumes_without_repeating_calls(env, tmp_
     data = json.loads(outcome.path.read_text())
     per = data["evaluationResults"]["perPromptSimilarities"]["capital"]
     assert per[A][IDEAL_MODEL_ID] is not None and per[B][A] is not None
+
+
+def test_the_html_report_shows_the_similarities_escaped(env, tmp_path):
+    from engine.report import render_html
+
+    _, outcome, data = run(open_store(), tmp_path)
+    data["config"]["embeddingModel"] = "<script>alert(1)</script>"
+    page = render_html(read_comparison(data))
+    assert "<h2>Similarity of the answers</h2>" in page
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    expected = data["evaluationResults"]["similarityMatrix"][A][IDEAL_MODEL_ID]
+    assert f">{expected:.2f}</td>" in page
+    plain = BLUEPRINT.replace("embeddingModel: openai:text-embedding-3-small\n", "")
+    _, outcome, _ = run(open_store(), tmp_path / "plain", plain)
+    assert "Similarity of the answers" not in render_html(read_comparison(outcome.path))
