@@ -122,7 +122,7 @@ def _load_results(run_id: str) -> Results | None:
     if blueprint is None:
         return None
     rows = store().cells(run_id)
-    calls = store().run_calls(run_id) if uses_embeddings(blueprint) else None
+    calls = store().run_calls(run_id, kind="embed") if uses_embeddings(blueprint) else None
     return Results.from_run_rows(blueprint, rows, run_id, calls)
 
 

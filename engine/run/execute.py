@@ -330,7 +330,11 @@ class _Runner:
         )
         comparison = path = None
         if self.options.out_dir is not None:  # the full comparison only when it is written
-            calls = self.store.run_calls(self.run_id) if self.plan.embedding_model else None
+            calls = (
+                self.store.run_calls(self.run_id, kind="embed")
+                if self.plan.embedding_model
+                else None
+            )
             comparison = comparison_from_rows(self.blueprint, rows, calls)
             comparison.rescored_from = self.options.rescored_from
             path = comparison.write(self.options.out_dir)

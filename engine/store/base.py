@@ -197,8 +197,11 @@ class Store(Protocol):
         """Return per effective model: cells, tokens in/out, cost (USD) and mean latency (ms)."""
         ...
 
-    def run_calls(self, run_id: str) -> dict[str, CallRow]:
-        """Return the logged calls of a run by key, finished or failed (to resume)."""
+    def run_calls(self, run_id: str, kind: str | None = None) -> dict[str, CallRow]:
+        """Return the logged calls of a run by key, finished or failed (to resume).
+
+        With `kind` (`generate`, `judge`, `embed`), only the calls of that kind.
+        """
         ...
 
     def judgments(self, run_id: str, prompt_id: str, model_id: str) -> list[JudgmentRow]:

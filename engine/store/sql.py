@@ -240,9 +240,17 @@ class SQLStore(DraftQueries, ABC):
             for m, n, i, o, c, lat in rows
         }
 
-    def run_calls(self, run_id: str) -> dict[str, CallRow]:
-        """Return the logged calls of a run by key, finished or failed (to resume)."""
-        rows = self._read(f"SELECT {CALL_COLUMNS} FROM calls WHERE run_id=?", (run_id,))
+    def run_calls(self, run_id: str, kind: str | None = None) -> dict[str, CallRow]:
+        """Return the logged calls of a run by key, finished or failed (to resume).
+
+        With `kind` (`generate`, `judge`, `embed`), only the calls of that kind.
+        """
+        if kind is None:
+            rows = self._read(f"SELECT {CALL_COLUMNS} FROM calls WHERE run_id=?", (run_id,))
+        else:
+            rows = self._read(
+                f"SELECT {CALL_COLUMNS} FROM calls WHERE run_id=? AND kind=?", (run_id, kind)
+            )
         calls = (replace(CallRow(*r), cached=bool(r[8])) for r in rows)
         return {c.key: c for c in calls}
 
