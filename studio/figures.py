@@ -24,6 +24,7 @@ from studio.textsafe import one_line
 __all__ = [
     "COLORS",
     "ExplanationBar",
+    "coloured_table",
     "explanation_bars",
     "explanation_figure",
     "explanation_steps",
@@ -110,9 +111,19 @@ def heatmap_table(
                 status = statuses[i][j] if statuses is not None else "missing"
                 out.append(words.get(status, "–"))
         labels.append(out)
-    frame = pd.DataFrame(labels, index=list(prompts), columns=_unique(models))
+    return coloured_table(labels, scores, list(prompts), _unique(models))
+
+
+def coloured_table(
+    labels: Sequence[Sequence[str]],
+    values: Sequence[Sequence[float | None]],
+    rows: Sequence[str],
+    columns: Sequence[str],
+) -> Styler:
+    """A table of `labels` on the `score_colour` of each value (dark text, grey if None)."""
+    frame = pd.DataFrame(labels, index=list(rows), columns=list(columns))
     colours = pd.DataFrame(
-        [[f"background-color: {score_colour(v)}; color: #111111" for v in row] for row in scores],
+        [[f"background-color: {score_colour(v)}; color: #111111" for v in row] for row in values],
         index=frame.index,
         columns=frame.columns,
     )

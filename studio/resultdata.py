@@ -25,7 +25,7 @@ from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
-from engine.store import CellRow
+from engine.store import CallRow, CellRow
 
 __all__ = [
     "PAGE_SIZE",
@@ -169,9 +169,14 @@ class Results:
         rows: Sequence[CellRow],
         run_id: str | None = None,
         key_points: Mapping[str, KeyPoints] | None = None,
+        calls: Mapping[str, CallRow] | None = None,
     ) -> Results:
-        """Build from a run's stored cells (the engine assembles the comparison)."""
-        comparison = comparison_from_rows(blueprint, rows, key_points)
+        """Build from a run's stored cells (the engine assembles the comparison).
+
+        `key_points` are the run's extractions; `calls` is the run's call log, where a run
+        with similarity keeps its embeddings.
+        """
+        comparison = comparison_from_rows(blueprint, rows, key_points, calls)
         usage = {r.key: _usage_from_row(r) for r in rows}
         return cls(comparison, usage, run_id)
 

@@ -24,6 +24,7 @@ from engine.providers.collections import model_collections
 from engine.report import read_comparison
 from engine.run import run_key_points
 from engine.settings import home_dir, load_settings
+from engine.similarity import uses_embeddings
 from engine.store import JudgmentRow, RunRecord, Store, open_store
 from studio.gallery import Example, load_examples
 from studio.resultdata import Results
@@ -130,7 +131,8 @@ def _load_results(run_id: str) -> Results | None:
         return None
     rows = store().cells(run_id)
     key_points = run_key_points(store(), run_id, blueprint)
-    return Results.from_run_rows(blueprint, rows, run_id, key_points)
+    calls = store().run_calls(run_id, kind="embed") if uses_embeddings(blueprint) else None
+    return Results.from_run_rows(blueprint, rows, run_id, key_points, calls)
 
 
 def run_view(run_id: str) -> RunView | None:

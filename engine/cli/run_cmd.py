@@ -84,6 +84,11 @@ def _print_plan(prepared: Any) -> None:
             f"{EXTRACTED_POINTS_GUESS} points each until their key points are extracted"
         )
     click.echo(f"Judge calls: {est.judge_calls} ({est.judge_cached} cached){guess}")
+    if plan.embedding_model is not None:
+        click.echo(
+            f"Embedding calls: at most {est.embedding_calls} with {plan.embedding_model} "
+            "(answers and ideals, for similarity; identical texts are embedded once)"
+        )
     print_cost(est)
     for warning in plan.warnings:
         click.echo(f"warning: {warning}")

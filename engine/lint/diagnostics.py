@@ -85,6 +85,7 @@ CODES: dict[str, CodeInfo] = _codes(
     ("custom-model", "error", "A custom model object that cannot be called as written."),
     ("model-host-refused", "error", "A custom model at an address that is not allowed."),
     ("model-object", "error", "A model written as `{provider: model}` instead of a string."),
+    ("embedding-model", "error", "An `embeddingModel` that cannot embed texts."),
 )
 """Every diagnostic code with its severity and summary; `docs/lint.md` has one heading per code."""
 

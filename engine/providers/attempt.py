@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import httpx
 
@@ -15,7 +16,9 @@ from engine.providers.endpoints import Endpoint, display_url
 from engine.providers.limits import parse_retry_after
 from engine.providers.types import ChatRequest
 
-__all__ = ["Failure", "FailureKind", "redact", "send"]
+__all__ = ["Failure", "FailureKind", "redact", "send", "send_built"]
+
+_R = TypeVar("_R")
 
 FailureKind = Literal[
     "rate_limited",
@@ -86,12 +89,17 @@ def _detail(response: httpx.Response, secrets: tuple[str, ...]) -> str:
     return f": {text}"
 
 
-def _classify(endpoint: Endpoint, response: httpx.Response, url: str) -> wire.Reply | Failure:
+def _classify(
+    endpoint: Endpoint,
+    response: httpx.Response,
+    url: str,
+    parse: Callable[[Endpoint, Any], _R],
+) -> _R | Failure:
     status = response.status_code
     secrets = endpoint.secrets
     if 200 <= status < 300:
         try:  # the common case first; the URL is formatted only when something is wrong
-            return wire.parse(endpoint, response.json())
+            return parse(endpoint, response.json())
         except (ValueError, wire.WireFormatError):
             pass
     where = display_url(url)
@@ -101,14 +109,14 @@ def _classify(endpoint: Endpoint, response: httpx.Response, url: str) -> wire.Re
         except ValueError:
             return Failure("invalid_response", f"{where} answered HTTP {status} with invalid JSON")
         if isinstance(data, dict) and "error" in data and not data.keys() & {
-            "choices", "content", "message"
+            "choices", "content", "message", "data"
         }:  # fmt: skip
             code = data["error"].get("code") if isinstance(data["error"], dict) else None
             final = isinstance(code, int) and 400 <= code < 500 and code not in (408, 429)
             text = redact(_error_text(data) or "unknown error", secrets)[:_DETAIL_CHARS]
             return Failure("server", f"{where} answered with an error: {text}", status, not final)
         try:
-            return wire.parse(endpoint, data)
+            return parse(endpoint, data)
         except (ValueError, wire.WireFormatError) as exc:
             return Failure("invalid_response", f"unexpected answer from {where}: {exc}", status)
     detail = _detail(response, secrets)
@@ -166,15 +174,30 @@ async def send(
     client: httpx.AsyncClient, endpoint: Endpoint, request: ChatRequest
 ) -> wire.Reply | Failure:
     """Make one attempt of `request`; never raises for network or protocol trouble."""
-    url, headers, body = wire.build(endpoint, request)
+    built = wire.build(endpoint, request)
+    return await send_built(client, endpoint, built, request.timeout_s, wire.parse)
+
+
+async def send_built(
+    client: httpx.AsyncClient,
+    endpoint: Endpoint,
+    built: tuple[str, dict[str, str], dict[str, Any]],
+    timeout_s: float,
+    parse: Callable[[Endpoint, Any], _R],
+) -> _R | Failure:
+    """Post a built request `(url, headers, body)` once and read its answer with `parse`.
+
+    Never raises for network or protocol trouble: a `Failure` says what went wrong.
+    """
+    url, headers, body = built
     try:
-        async with asyncio.timeout(request.timeout_s):
+        async with asyncio.timeout(timeout_s):
             response = await client.post(
-                _parsed(url), headers=headers, json=body, timeout=request.timeout_s
+                _parsed(url), headers=headers, json=body, timeout=timeout_s
             )
     except (TimeoutError, httpx.TimeoutException):
         where = display_url(url)
-        return Failure("timeout", f"no answer from {where} within {request.timeout_s:g} s")
+        return Failure("timeout", f"no answer from {where} within {timeout_s:g} s")
     except httpx.HTTPError as exc:
         where, reason = display_url(url), redact(str(exc), endpoint.secrets)
         message = f"connection to {where} failed ({type(exc).__name__}: {reason or 'no detail'})"
@@ -186,4 +209,4 @@ async def send(
             setting = "the custom model's `url`" if endpoint.custom else endpoint.url_env
             message += f"; is {server} running there? {setting} sets the address"
         return Failure("connection", message)
-    return _classify(endpoint, response, url)
+    return _classify(endpoint, response, url, parse)

@@ -9,13 +9,21 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Self
+from typing import Any, Self, TypeVar
 
 import httpx
 
 from engine.errors import ConfigError, ProviderError
 from engine.providers import wire
-from engine.providers.attempt import Failure, FailureKind, redact, send
+from engine.providers.attempt import Failure, FailureKind, redact, send_built
+from engine.providers.embeddings import (
+    EmbedRequest,
+    EmbedResponse,
+    LocalEmbedder,
+    build_embedding,
+    parse_embedding,
+    unsupported,
+)
 from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
@@ -31,6 +39,8 @@ from engine.providers.types import (
 __all__ = ["RETRY_AFTER_CAP_S", "ProviderCallError", "ProviderPool"]
 
 logger = logging.getLogger(__name__)
+
+_R = TypeVar("_R")
 
 RETRY_AFTER_CAP_S = 120.0
 """The longest `Retry-After` honoured; a provider asking for more is retried after this."""
@@ -136,6 +146,8 @@ class ProviderPool:
             in flight over all the runs it executes); default: this pool's own.
         throttle: Awaited with the provider prefix before each attempt; it waits as long as a
             limit shared with other processes asks (team mode's per-provider rate).
+        embedders: Embedding models computed in this process, by provider prefix (default:
+            `local:` models from `engine.providers.local_embed`).
     """
 
     def __init__(
@@ -155,6 +167,7 @@ class ProviderPool:
         custom: Mapping[str, Endpoint | str] | None = None,
         gate: asyncio.Semaphore | None = None,
         throttle: Callable[[str], Awaitable[None]] | None = None,
+        embedders: Mapping[str, LocalEmbedder] | None = None,
     ) -> None:
         if global_limit < 1 or max_attempts < 1:
             raise ValueError("global_limit and max_attempts must be at least 1")
@@ -177,6 +190,7 @@ class ProviderPool:
         self._endpoints: dict[str, Endpoint] = {}
         self._local = dict(local or {})
         self._custom = dict(custom or {})
+        self._embedders = dict(embedders) if embedders is not None else _default_embedders()
 
     def __repr__(self) -> str:
         return (
@@ -306,6 +320,26 @@ class ProviderPool:
             return await local.chat(request)
         endpoint = self._endpoint(request.model_id)
         state = self._provider(endpoint.provider)
+        built = wire.build(endpoint, request)
+        reply, elapsed, attempt = await self._retried(
+            request.model_id, endpoint, state, built, request.timeout_s, wire.parse
+        )
+        return self._succeed(state, request, reply, elapsed, attempt)
+
+    async def _retried(
+        self,
+        model_id: str,
+        endpoint: Endpoint,
+        state: _Provider,
+        built: tuple[str, dict[str, str], dict[str, Any]],
+        timeout_s: float,
+        parse: Callable[[Endpoint, Any], _R],
+    ) -> tuple[_R, float, int]:
+        """Send `built` with retries; return the reply, the last attempt's seconds and attempts.
+
+        Raises:
+            ProviderCallError: The call still failed after its attempts.
+        """
         state.calls += 1
         attempt = 0
         while True:
@@ -314,13 +348,15 @@ class ProviderPool:
             try:
                 state.attempts += 1
                 started = self._clock()
-                outcome = await send(self._http(), endpoint, request)
+                outcome = await send_built(self._http(), endpoint, built, timeout_s, parse)
                 elapsed = self._clock() - started
             finally:
                 self._global.release()
                 state.limit.release()
-            if isinstance(outcome, wire.Reply):
-                return self._succeed(state, request, outcome, elapsed, attempt)
+            if not isinstance(outcome, Failure):
+                state.limit.on_success()
+                state.succeeded += 1
+                return outcome, elapsed, attempt
             failure = outcome
             self._record_failure(state, failure)
             if not failure.retryable or attempt >= self.max_attempts:
@@ -329,20 +365,84 @@ class ProviderPool:
             delay = self._backoff(attempt, failure.retry_after)
             logger.info(
                 "%s: attempt %d failed (%s); retrying in %.2f s",
-                request.model_id, attempt, failure.message, delay,
+                model_id, attempt, failure.message, delay,
             )  # fmt: skip
             await self._sleep(delay)
         state.failed += 1
         suffix = f" (gave up after {attempt} attempt{'s' * (attempt > 1)})"
-        message = f"{request.model_id}: {failure.message}{suffix if failure.retryable else ''}"
+        message = f"{model_id}: {failure.message}{suffix if failure.retryable else ''}"
         logger.warning("%s", message)
         raise ProviderCallError(
             message,
-            model_id=request.model_id,
+            model_id=model_id,
             provider=endpoint.provider,
             kind=failure.kind,
             status=failure.status,
             attempts=attempt,
+        )
+
+    def check_embedding(self, model_id: str) -> str | None:
+        """Return None if `model_id` could embed texts, else why not (no network)."""
+        local = self._embedders.get(model_id.partition(":")[0].strip())
+        if local is not None:
+            return local.check(model_id)
+        if model_id in self._custom:
+            return f"'{model_id}' is a custom chat model of the blueprint, not an embedding model."
+        why = unsupported(model_id)
+        if why is not None:
+            return why
+        try:
+            endpoint = resolve(model_id, self._environ)
+            build_embedding(endpoint, EmbedRequest(model_id=model_id, text=""))
+        except ConfigError as exc:
+            return str(exc)
+        return None
+
+    async def embed(self, request: EmbedRequest) -> EmbedResponse:
+        """Embed one text, with the same limits, retries, redaction and costs as `chat`.
+
+        Raises:
+            UnknownProviderError: The model id's provider is unknown.
+            MissingKeyError: The provider's key is not set (the message names the variable).
+            ConfigError: The provider has no embeddings endpoint, or its base URL is bad.
+            EngineError: A local embedding model cannot embed (the message says why).
+            ProviderCallError: The call still failed after its attempts.
+            RuntimeError: The pool is closed.
+        """
+        if self._closed:
+            raise RuntimeError("this ProviderPool is closed")
+        local = self._embedders.get(request.model_id.partition(":")[0].strip())
+        if local is not None:
+            started = self._clock()
+            why = local.check(request.model_id)
+            if why is not None:
+                raise ConfigError(why)
+            vector = await asyncio.to_thread(local.embed, request.model_id, request.text)
+            elapsed = self._clock() - started
+            return EmbedResponse(
+                vector=vector, latency_ms=elapsed * 1000, attempts=1, model=request.model_id,
+                cost_usd=0.0,
+            )  # fmt: skip
+        why = unsupported(request.model_id)
+        if why is not None:
+            raise ConfigError(why)
+        endpoint = resolve(request.model_id, self._environ)
+        built = build_embedding(endpoint, request)
+        state = self._provider(endpoint.provider)
+        reply, elapsed, attempt = await self._retried(
+            request.model_id, endpoint, state, built, request.timeout_s, parse_embedding
+        )
+        state.input_tokens += reply.usage.input_tokens
+        cost = self.prices.cost(request.model_id, reply.usage)
+        if cost is not None:
+            state.cost_usd += cost
+        return EmbedResponse(
+            vector=reply.vector,
+            usage=reply.usage,
+            latency_ms=elapsed * 1000,
+            attempts=attempt,
+            model=redact(reply.model or endpoint.model, endpoint.secrets),
+            cost_usd=cost,
         )
 
     def _succeed(
@@ -353,8 +453,6 @@ class ProviderPool:
         elapsed: float,
         attempt: int,
     ) -> ChatResponse:
-        state.limit.on_success()
-        state.succeeded += 1
         state.input_tokens += reply.usage.input_tokens
         state.output_tokens += reply.usage.output_tokens
         cost = self.prices.cost(request.model_id, reply.usage)
@@ -372,3 +470,9 @@ class ProviderPool:
             finish_reason=reply.finish_reason,
             cost_usd=cost,
         )
+
+
+def _default_embedders() -> dict[str, LocalEmbedder]:
+    from engine.providers.local_embed import LocalEmbeddings
+
+    return {"local": LocalEmbeddings()}

@@ -38,13 +38,17 @@ DEFAULT_PRICES: dict[str, Price] = {
     "openrouter:anthropic/claude-haiku-4.5": Price(1.00, 5.00),
     "openrouter:anthropic/claude-sonnet-4.5": Price(3.00, 15.00),
     "openrouter:google/gemini-2.5-flash": Price(0.30, 2.50),
+    "openai:text-embedding-3-small": Price(0.02, 0.0),
+    "openai:text-embedding-3-large": Price(0.13, 0.0),
+    "openai:text-embedding-ada-002": Price(0.10, 0.0),
 }
 """List prices as of 2026, in USD per million (input, output) tokens. They are written from
 the providers' public price pages and are **editable**: prices change, so check them before
 relying on a total, and override them with `[prices]` in `settings.toml`."""
 
-FREE_PROVIDERS = frozenset({"ollama", "ideal", "replay"})
-"""Providers whose calls cost nothing in USD (local models and offline answers)."""
+FREE_PROVIDERS = frozenset({"ollama", "ideal", "replay", "local"})
+"""Providers whose calls cost nothing in USD (local models, offline answers, `local:`
+embedding models computed in this process)."""
 
 _DATE = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8})$")
 _DOTTED = re.compile(r"(?<=\d)-(?=\d(?!\d))")

@@ -20,6 +20,8 @@ from engine.jsvalues import js_clean
 from engine.report.output import json_text, well_formed, write_json_atomic
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
+from engine.similarity.hybrid import per_model_hybrid
+from engine.similarity.tables import SimilarityTables
 
 __all__ = [
     "IDEAL_MODEL_ID",
@@ -107,6 +109,12 @@ class Comparison(BaseModel):
     rescored_from: str | None = Field(
         default=None, description="The run whose stored answers this one scored again."
     )
+    eval_methods: list[str] = Field(
+        default_factory=lambda: ["llm-coverage"], description="`evalMethodsUsed`."
+    )
+    similarity: SimilarityTables | None = Field(
+        default=None, description="`similarityMatrix` and `perPromptSimilarities`, if computed."
+    )
 
     def cell(self, prompt_id: str, model_id: str) -> CellScore | None:
         """Return the cell of a prompt and model, if present."""
@@ -153,7 +161,7 @@ class Comparison(BaseModel):
         out.update(
             {
                 "config": js_clean(self.config),
-                "evalMethodsUsed": ["llm-coverage"],
+                "evalMethodsUsed": list(self.eval_methods),
                 "effectiveModels": self.models,
                 "modelSystemPrompts": self.system_prompts,
                 "promptIds": self.prompt_ids,
@@ -165,16 +173,26 @@ class Comparison(BaseModel):
             out["fullConversationHistories"] = self.histories
         if self.errors:
             out["errors"] = self.errors
-        out["evaluationResults"] = {
-            "llmCoverageScores": {
-                pid: {model: cell.to_weval() for model, cell in row.items()}
-                for pid, row in self.cells.items()
-            },
-            "perModelHybridScores": {
-                m: js_clean({"average": s.average, "stddev": s.stddev})
-                for m, s in summaries.items()
-            },
+        hybrid: dict[str, Any] = {
+            m: {"average": s.average, "stddev": s.stddev} for m, s in summaries.items()
         }
+        results: dict[str, Any] = {}
+        if self.similarity is not None:
+            results.update(self.similarity.to_weval())
+            hybrid = per_model_hybrid(
+                self.models,
+                self.prompt_ids,
+                self.cells,
+                self.similarity,
+                self.prompt_weights(),
+                IDEAL_MODEL_ID,
+            )
+        results["llmCoverageScores"] = {
+            pid: {model: cell.to_weval() for model, cell in row.items()}
+            for pid, row in self.cells.items()
+        }
+        results["perModelHybridScores"] = js_clean(hybrid)
+        out["evaluationResults"] = results
         if self.extracted_key_points:
             out["extractedKeyPoints"] = self.extracted_key_points
         studio: dict[str, Any] = {
@@ -367,6 +385,7 @@ def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
         prompt_ids = sorted(cells)
     config = data.get("config") if isinstance(data.get("config"), dict) else {}
     systems = data.get("modelSystemPrompts")
+    methods = data.get("evalMethodsUsed")
     histories = data.get("fullConversationHistories")
     return Comparison(
         config_id=str(data.get("configId") or "comparison"),
@@ -398,4 +417,6 @@ def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
         extracted_key_points=_key_points(data.get("extractedKeyPoints")),
         key_point_extraction=_extraction_notes(data.get("blueprintStudio")),
         extra={k: v for k, v in data.items() if k not in _KNOWN},
+        eval_methods=[str(m) for m in methods] if isinstance(methods, list) else ["llm-coverage"],
+        similarity=SimilarityTables.from_weval(results),
     )

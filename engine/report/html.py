@@ -19,6 +19,7 @@ from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, cost_text
+from engine.report.html_similarity import similarity_html
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
 from engine.report.ranking import coverage_note, ranked
@@ -379,6 +380,7 @@ def render_html(
         f"<h1>{_e(comparison.config_title)}</h1><p class=muted>{_e(facts)}</p>{link_html}{description}"
         + _leaderboard(comparison, models, names)
         + _score_table(comparison, prompts, models, names)
+        + similarity_html(comparison, models, prompts, names, _color)
         + "<h2>Every prompt in detail</h2><p class=muted>Open a prompt to see each model's "
         "answer, every point with the judges' reasons, and how the score is computed.</p>"
         + "".join(

@@ -12,7 +12,8 @@ from engine.judge.keypoints import KeyPoints
 from engine.offline import build_comparison
 from engine.report.comparison import Comparison, cell_from_weval
 from engine.scoring.cells import CellScore
-from engine.store import CellRow
+from engine.similarity.tables import embedding_model, uses_embeddings
+from engine.store import CallRow, CellRow
 
 __all__ = ["comparison_from_rows", "replay_rows"]
 
@@ -30,12 +31,16 @@ def comparison_from_rows(
     blueprint: Blueprint,
     rows: Sequence[CellRow],
     key_points: Mapping[str, KeyPoints] | None = None,
+    calls: Mapping[str, CallRow] | None = None,
 ) -> Comparison:
     """Assemble the comparison of a run from its stored cells.
 
     `key_points` are the run's extractions (`engine.run.keypoints.logged_key_points` reads
     them from a stored run's log): recorded as Weval does, and a prompt whose extraction
     failed is left unscored (`{}`).
+
+    When the blueprint asks for similarity (`uses_embeddings`) and the run's call log `calls`
+    is given, the similarity tables are computed from the embeddings logged there.
     """
     cells: list[CellScore] = []
     responses: dict[str, dict[str, str]] = {}
@@ -55,7 +60,7 @@ def comparison_from_rows(
         systems[model] = (
             history[0]["content"] if history and history[0].get("role") == "system" else None
         )
-    return build_comparison(
+    comparison = build_comparison(
         blueprint,
         cells,
         responses=responses,
@@ -64,3 +69,8 @@ def comparison_from_rows(
         system_prompts=systems,
         key_points=key_points,
     )
+    if calls is not None and uses_embeddings(blueprint):
+        from engine.run.embedding import attach_similarity
+
+        attach_similarity(comparison, embedding_model(blueprint), calls)
+    return comparison

@@ -20,6 +20,7 @@ from engine.errors import EngineError, StoreError
 from engine.evidence import ToolCall
 from engine.judge.consensus import JudgeSpec
 from engine.providers import ChatRequest, ChatResponse, ProviderPool
+from engine.providers.embeddings import EmbedRequest, EmbedResponse
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.store import CacheEntry, CallRow, RunWriter, Store
 
@@ -30,6 +31,7 @@ __all__ = [
     "Caller",
     "RunStopped",
     "call_key",
+    "embed_key",
     "judge_request",
 ]
 
@@ -62,6 +64,13 @@ def call_key(kind: str, request: ChatRequest, repeat: int = 0) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def embed_key(request: EmbedRequest) -> str:
+    """Hash what changes an embedding: the model and the text (Weval's `{modelId, text}`)."""
+    payload = {"kind": "embed", "model": request.model_id, "text": request.text}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def judge_request(judge: JudgeSpec, system: str, user: str) -> ChatRequest:
     """The request for one judge call: temperature 0, at most 500 tokens, 45 s (spec §5.7)."""
     return ChatRequest(
@@ -84,9 +93,17 @@ class CallResult:
     latency_ms: float
     cost_usd: float | None
     source: CallSource
+    vector: list[float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The form stored in the cache and the run's log."""
+        if self.vector is not None:
+            return {
+                "vector": self.vector,
+                "input_tokens": self.input_tokens,
+                "latency_ms": self.latency_ms,
+                "cost_usd": self.cost_usd,
+            }
         return {
             "text": self.text,
             "tool_calls": [c.model_dump() for c in self.tool_calls]
@@ -102,6 +119,7 @@ class CallResult:
     def from_json(data: dict[str, Any], source: CallSource) -> CallResult:
         """Rebuild a result from its stored form."""
         calls = data.get("tool_calls")
+        vector = data.get("vector")
         return CallResult(
             text=str(data.get("text") or ""),
             tool_calls=[ToolCall(**c) for c in calls] if isinstance(calls, list) else None,
@@ -110,6 +128,7 @@ class CallResult:
             latency_ms=float(data.get("latency_ms") or 0.0),
             cost_usd=data.get("cost_usd"),
             source=source,
+            vector=[float(x) for x in vector] if isinstance(vector, list) else None,
         )
 
 
@@ -179,7 +198,7 @@ class Caller:
     def _event(
         self,
         kind: str,
-        request: ChatRequest,
+        request: ChatRequest | EmbedRequest,
         cell_model: str | None,
         result: CallResult | None,
         retried: bool = False,
@@ -200,10 +219,24 @@ class Caller:
             )
         )
 
+    async def embed(
+        self, request: EmbedRequest, *, prompt_id: str | None, cell_model: str | None
+    ) -> CallResult:
+        """Return the embedding of `request.text` (in `vector`): log, cache, or provider.
+
+        Raises:
+            RunStopped: The run is stopping and this call was not started.
+            StoreError: The answer could not be written to the store.
+            EngineError: The provider failed after its retries (the failure is logged).
+        """
+        return await self.chat(
+            "embed", request, key=embed_key(request), prompt_id=prompt_id, cell_model=cell_model
+        )
+
     async def chat(
         self,
         kind: str,
-        request: ChatRequest,
+        request: ChatRequest | EmbedRequest,
         *,
         key: str | None = None,
         repeat: int = 0,
@@ -220,9 +253,11 @@ class Caller:
             StoreError: The answer could not be written to the store (a local failure).
             EngineError: The provider failed after its retries (the failure is logged).
         """
-        if self.pool.local_model(request.model_id) is not None:
+        if isinstance(request, ChatRequest) and self.pool.local_model(request.model_id):
             return await self._local(request)
-        key = key or call_key(kind, request, repeat)
+        if key is None:
+            assert isinstance(request, ChatRequest), "an embedding call passes its key"
+            key = call_key(kind, request, repeat)
         logged = self.log.get(key)
         answer = logged.answer if logged is not None else None
         if answer is not None:
@@ -272,7 +307,7 @@ class Caller:
         leader: asyncio.Future[CallResult],
         key: str,
         kind: str,
-        request: ChatRequest,
+        request: ChatRequest | EmbedRequest,
         cell_model: str | None,
         retried: bool,
     ) -> CallResult:
@@ -293,7 +328,7 @@ class Caller:
         self,
         key: str,
         kind: str,
-        request: ChatRequest,
+        request: ChatRequest | EmbedRequest,
         prompt_id: str | None,
         cell_model: str | None,
         retried: bool,
@@ -302,7 +337,11 @@ class Caller:
             async with self._slots:
                 if self.stop.is_set():
                     raise RunStopped("stopped before this call")
-                response = await self.pool.chat(request)
+                response: ChatResponse | EmbedResponse = (
+                    await self.pool.chat(request)
+                    if isinstance(request, ChatRequest)
+                    else await self.pool.embed(request)
+                )
         except RunStopped:
             raise
         except EngineError as exc:
@@ -322,7 +361,7 @@ class Caller:
         self,
         key: str,
         kind: str,
-        request: ChatRequest,
+        request: ChatRequest | EmbedRequest,
         prompt_id: str | None,
         cell_model: str | None,
         result: CallResult | None,
@@ -362,7 +401,18 @@ class Caller:
             await asyncio.wrap_future(self.writer.record_reuse(self.run_id, key))
 
 
-def _result(response: ChatResponse) -> CallResult:
+def _result(response: ChatResponse | EmbedResponse) -> CallResult:
+    if isinstance(response, EmbedResponse):
+        return CallResult(
+            text="",
+            tool_calls=None,
+            input_tokens=response.usage.input_tokens,
+            output_tokens=0,
+            latency_ms=response.latency_ms,
+            cost_usd=response.cost_usd,
+            source="provider",
+            vector=response.vector,
+        )
     return CallResult(
         text=response.text,
         tool_calls=response.tool_calls,

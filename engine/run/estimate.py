@@ -45,6 +45,7 @@ class Estimate:
     extraction_cached: int = 0
     guessed_prompts: int = 0
     """Prompts whose extracted points are not known yet: their judge calls are a guess."""
+    embedding_calls: int = 0
     input_tokens: int = 0
     output_tokens_low: int = 0
     output_tokens_high: int = 0
@@ -62,6 +63,7 @@ class Estimate:
             - self.judge_cached
             + self.extraction_calls
             - self.extraction_cached
+            + self.embedding_calls
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -74,6 +76,7 @@ class Estimate:
             "extraction_calls": self.extraction_calls,
             "extraction_cached": self.extraction_cached,
             "judge_calls_estimated": self.guessed_prompts > 0,
+            "embedding_calls": self.embedding_calls,
             "calls_to_make": self.calls_to_make,
             "input_tokens": self.input_tokens,
             "output_tokens_low": self.output_tokens_low,
@@ -268,6 +271,7 @@ def estimate_run(
         cache.prime(plan.judge_keys)
     for judged in work:
         _count_judges(plan, judged, cache, cost)
+    _count_embeddings(plan, cost)
     return out
 
 
@@ -296,3 +300,25 @@ def _extracted_prompts(plan: RunPlan, cache: _Cache | None, cost: _Cost) -> dict
         guess = [Point(text=(prompt.ideal or "")[:200])] * EXTRACTED_POINTS_GUESS
         out[pid] = prompt.model_copy(update={"points": guess})
     return out
+
+
+def _count_embeddings(plan: RunPlan, cost: _Cost) -> None:
+    """Count the embedding calls at most, and their cost.
+
+    Answers are embedded once they exist, so none is known to be cached in advance; an
+    answer is `OUTPUT_TOKENS_LOW` to `OUTPUT_TOKENS_HIGH` tokens in.
+    """
+    model = plan.embedding_model
+    out = cost.out
+    out.embedding_calls = plan.embedding_calls
+    if model is None or not out.embedding_calls:
+        return
+    ideals = sum(estimate_tokens(p.ideal) for p in plan.blueprint.prompts if p.ideal)
+    answers = out.embedding_calls - sum(1 for p in plan.blueprint.prompts if p.ideal)
+    low = cost.prices.estimate(model, ideals + answers * OUTPUT_TOKENS_LOW, 0)
+    high = cost.prices.estimate(model, ideals + answers * OUTPUT_TOKENS_HIGH, 0)
+    if low is None or high is None:
+        out.unknown_prices.add(model)
+        return
+    out.cost_low += low
+    out.cost_high += high

@@ -28,6 +28,7 @@ from engine.providers import ChatRequest, ProviderPool
 from engine.run.assemble import comparison_from_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
+from engine.run.embedding import embed_answers
 from engine.run.keypoints import EXTRACT_KIND, extract_all, known_calls_delta
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
@@ -88,6 +89,7 @@ class _Runner:
         self.local_errors: list[str] = []
         self.key_points: dict[str, KeyPoints] = {}
         self.cells: list[CellPlan] = list(plan.cells)
+        self.embedding_left = False
 
     # --- progress ------------------------------------------------------------------
 
@@ -327,9 +329,29 @@ class _Runner:
             await asyncio.gather(
                 *(self.run_cell(c, limit) for c in self.cells if c.key not in done)
             )
+            await self._embed()
         finally:
             beat.cancel()
             await asyncio.gather(beat, return_exceptions=True)
+
+    async def _embed(self) -> None:
+        """Embed the answers and ideals once every cell is recorded (similarity, §5.10)."""
+        model = self.plan.embedding_model
+        if model is None or self.stop.is_set() or self.local_errors:
+            return
+        rows = await asyncio.to_thread(self.store.cells, self.run_id)
+        if len(rows) < len(self.plan.cells):
+            return
+        comparison = comparison_from_rows(self.blueprint, rows)
+        self.embedding_left = True
+        try:
+            await embed_answers(self.caller, model, comparison)
+        except RunStopped:
+            return
+        except StoreError as exc:
+            self._local_failure(exc)
+            return
+        self.embedding_left = self.stop.is_set()
 
     def finish(self) -> RunOutcome:
         self.writer.close()
@@ -342,7 +364,7 @@ class _Runner:
             error = f"{len(self.local_errors)} result(s) could not be saved: {self.local_errors[0]}"
             self.store.set_run_status(self.run_id, "failed", error)
             return RunOutcome("failed", None, None, p, error)
-        if len(rows) < len(self.plan.cells):
+        if len(rows) < len(self.plan.cells) or self.embedding_left:
             error = (
                 "Stopped: the budget (--max-cost) was reached."
                 if self.budget_hit
@@ -356,7 +378,12 @@ class _Runner:
         )
         comparison = path = None
         if self.options.out_dir is not None:  # the full comparison only when it is written
-            comparison = comparison_from_rows(self.blueprint, rows, self.key_points)
+            calls = (
+                self.store.run_calls(self.run_id, kind="embed")
+                if self.plan.embedding_model
+                else None
+            )
+            comparison = comparison_from_rows(self.blueprint, rows, self.key_points, calls)
             comparison.rescored_from = self.options.rescored_from
             path = comparison.write(self.options.out_dir)
         summary = {m: s.model_dump() for m, s in summaries.items()}

@@ -20,6 +20,7 @@ from engine.providers import ChatMessage, ChatRequest
 from engine.providers.custom import CustomModel
 from engine.run.idealcheck import ideal_warnings
 from engine.run.modelchoice import ModelChoice, choose_models, resolve_models
+from engine.similarity.tables import embedding_model, uses_embeddings
 
 if TYPE_CHECKING:
     from engine.run.recorded import Recorded
@@ -116,6 +117,8 @@ class RunPlan:
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     custom: dict[str, CustomModel] = field(default_factory=dict)
+    embedding_model: str | None = None
+    """The model that embeds answers and ideals for similarity (None: no similarity)."""
     judge_keys: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
     """Keys of the judge calls whose prompts are known in advance (set by `estimate_run`)."""
     _opening_keys: dict[tuple[str, str], str] = field(
@@ -181,9 +184,22 @@ class RunPlan:
         )
 
     @property
+    def embedding_calls(self) -> int:
+        """Embedding calls at most: one per cell that may answer, one per ideal answer.
+
+        Failed or empty answers are not embedded, and identical texts are embedded once.
+        """
+        if self.embedding_model is None:
+            return 0
+        answers = sum(1 for c in self.cells if c.recorded is None or c.recorded.answered)
+        return answers + sum(1 for p in self.blueprint.prompts if p.ideal)
+
+    @property
     def total_calls(self) -> int:
-        """Extraction, generation and judge calls."""
-        return self.extraction_calls + self.generation_calls + self.judge_calls
+        """Extraction, generation, judge and embedding calls."""
+        return (
+            self.extraction_calls + self.generation_calls + self.judge_calls + self.embedding_calls
+        )
 
 
 def _offline(model: str) -> bool:
@@ -348,4 +364,5 @@ def plan_run(
         problems=list(dict.fromkeys(problems)),
         warnings=warnings + ideal_warnings(blueprint, model_ids),
         custom={m: c for m, c in choice.custom.items() if m in model_ids},
+        embedding_model=embedding_model(blueprint) if uses_embeddings(blueprint) else None,
     )

@@ -67,6 +67,13 @@ def readiness_problems(
             problems.append(
                 f"{message} (needed by the judge {judge.label}; or run without judging: --no-judge)"
             )
+    if plan.embedding_model is not None:
+        message = pool.check_embedding(plan.embedding_model)
+        if message:
+            problems.append(
+                f"{message} (needed by the blueprint's embeddingModel for similarity scores; "
+                "local:wordllama needs no key)"
+            )
     return list(dict.fromkeys(problems))
 
 

@@ -222,7 +222,7 @@ class Store(Protocol):
     def run_calls(self, run_id: str, kind: str | None = None) -> dict[str, CallRow]:
         """Return the logged calls of a run by key, finished or failed (to resume).
 
-        With `kind`, only the calls of that kind (`generate`, `judge`, `extract`).
+        With `kind` (`generate`, `judge`, `extract`, `embed`), only the calls of that kind.
         """
         ...
 

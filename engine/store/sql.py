@@ -277,7 +277,7 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
     def run_calls(self, run_id: str, kind: str | None = None) -> dict[str, CallRow]:
         """Return the logged calls of a run by key, finished or failed (to resume).
 
-        With `kind`, only the calls of that kind (`generate`, `judge`, `extract`).
+        With `kind` (`generate`, `judge`, `extract`, `embed`), only the calls of that kind.
         """
         if kind is None:
             rows = self._read(f"SELECT {CALL_COLUMNS} FROM calls WHERE run_id=?", (run_id,))

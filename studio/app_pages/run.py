@@ -342,6 +342,12 @@ def _plan_view(prepared: PreparedRun) -> None:
         f"{est.output_tokens_high:,} out"
     )
     st.caption(details)
+    if plan.embedding_model is not None:
+        st.caption(
+            f"Plus at most {est.embedding_calls} embedding calls with "
+            f"{safe_markdown(plan.embedding_model)} (the blueprint's embeddingModel): the answers "
+            "and ideal answers, to show how similar they are. They change no score."
+        )
     if est.unknown_prices:
         st.caption(
             "No price is known for "

@@ -21,6 +21,7 @@ from studio import figures, services
 from studio.components import calibration_view, cell_pick, review_panel, sidebyside
 from studio.components.common import conversation
 from studio.components.keypoints_view import AddPoints, key_points_panel
+from studio.components.similarity_view import similarity_section
 from studio.components.variants_view import variants_view
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
 from studio.textsafe import one_line, safe_markdown
@@ -468,4 +469,5 @@ def render_results(
     if not page_ids:
         return 1, None, None
     pid, model = prompt_detail(results, page_ids, run_id, add_points, reviewer=reviewer)
+    similarity_section(results, page_ids)
     return int(st.session_state.get(PAGE_KEY) or 1), pid, model or None

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-WireProtocol = Literal["openai", "anthropic", "ollama", "completions"]
+WireProtocol = Literal["openai", "anthropic", "ollama", "completions", "embeddings"]
 
 ROUTES: dict[str, WireProtocol] = {
     "/v1/chat/completions": "openai",
@@ -38,6 +38,8 @@ ROUTES: dict[str, WireProtocol] = {
     "/api/chat": "ollama",
     "/v1/completions": "completions",
     "/completions": "completions",
+    "/v1/embeddings": "embeddings",
+    "/embeddings": "embeddings",
 }
 
 AUTH_HEADERS = frozenset({"authorization", "x-api-key", "api-key"})
@@ -135,8 +137,8 @@ def parse_request(
     """Build a `FakeRequest` from a decoded body and lower-cased headers."""
     messages = body.get("messages")
     messages = messages if isinstance(messages, list) else []
-    if protocol == "completions":  # one prompt text: seen as one user message
-        prompt = body.get("prompt")
+    if protocol in ("completions", "embeddings"):  # one text: seen as one user message
+        prompt = body.get("input" if protocol == "embeddings" else "prompt")
         messages = [{"role": "user", "content": prompt if isinstance(prompt, str) else ""}]
     system: str | None = None
     if protocol == "anthropic" and body.get("system") is not None:

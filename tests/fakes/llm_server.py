@@ -14,7 +14,9 @@ JSON object (the same keys as `FakeLLM.control`); `GET /_stats` and `GET /_calls
 
 Routes: `/v1/chat/completions` and `/chat/completions` (OpenAI), `/v1/messages` and
 `/messages` (Anthropic), `/api/chat` (Ollama), `/v1/completions` and `/completions` (the
-OpenAI-style completions format: its `prompt` is seen as one user message). Replies are deterministic; see
+OpenAI-style completions format: its `prompt` is seen as one user message), `/v1/embeddings`
+and `/embeddings` (OpenAI-compatible embeddings, Ollama's too: the `input` is seen as one user
+message; vectors from `tests.fakes.llm_embeddings`). Replies are deterministic; see
 `tests.fakes.llm_replies` for the default echo and the judge mode.
 
 Fault kinds: `429` (with `Retry-After`), `500`, `503`, `400`, `401` (the body echoes the
@@ -38,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Self, get_args
 
+from tests.fakes.llm_embeddings import embedding_body
 from tests.fakes.llm_http import Answer, RawRequest, json_answer, read_request, write_response
 from tests.fakes.llm_replies import (
     ROUTES,
@@ -323,6 +326,8 @@ class FakeLLM:
                 return None
             if self.latency_ms > 0:
                 await asyncio.sleep(self.latency_ms / 1000)
+            if rule is None and protocol == "embeddings":
+                return json_answer(200, embedding_body(request.model, request.last_user))
             if rule is None:
                 self._serial += 1
                 return json_answer(200, render(request, self._reply(request), self._serial))

@@ -172,6 +172,8 @@ def test_calls_cache_and_judgments(store):
     writer.close()
     calls = store.run_calls(run_id)
     assert set(calls) == {"k1", "k2"}
+    assert set(store.run_calls(run_id, kind="judge")) == {"k2"}
+    assert store.run_calls(run_id, kind="embed") == {}
     assert calls["k1"].cached is True and calls["k1"].answer == {"text": "hi"}
     assert calls["k1"].reuses == 1 and calls["k2"].reuses == 0
     assert calls["k2"].error == "boom" and calls["k2"].answer is None

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from engine.lint.rules import functions, header, keys, points, prompts
+from engine.lint.rules import embedding, functions, header, keys, points, prompts
 
 __all__ = ["RULES"]
 
-RULES = (*keys.RULES, *points.RULES, *functions.RULES, *prompts.RULES, *header.RULES)
+RULES = (
+    *keys.RULES,
+    *points.RULES,
+    *functions.RULES,
+    *prompts.RULES,
+    *header.RULES,
+    *embedding.RULES,
+)

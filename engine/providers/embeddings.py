@@ -1,0 +1,155 @@
+"""Embedding calls: the request, the answer, and the wire (OpenAI-compatible `POST /embeddings`).
+
+OpenAI and every OpenAI-compatible provider get `POST {base}/embeddings`; Ollama gets its
+OpenAI-compatible `POST {base}/v1/embeddings`. Anthropic has no embeddings endpoint, and a
+blueprint's custom model objects are chat models: both are refused with a message.
+`local:<name>` models are computed in this process (`engine.providers.local_embed`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.errors import ConfigError
+from engine.modelids import PROVIDERS
+from engine.providers.endpoints import Endpoint
+from engine.providers.types import Usage
+from engine.providers.wire import WireFormatError
+
+__all__ = [
+    "EMBED_TIMEOUT_S",
+    "EmbedRequest",
+    "EmbedResponse",
+    "EmbeddingReply",
+    "LocalEmbedder",
+    "build_embedding",
+    "parse_embedding",
+    "unsupported",
+]
+
+EMBED_TIMEOUT_S = 60.0
+
+
+class EmbedRequest(BaseModel):
+    """One text to embed with one model."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model_id: str = Field(description="`provider:model`, e.g. `openai:text-embedding-3-small`.")
+    text: str = Field(description="The text to embed.")
+    timeout_s: float = Field(default=EMBED_TIMEOUT_S, gt=0, description="Deadline of an attempt.")
+
+
+class EmbedResponse(BaseModel):
+    """A successful embedding call."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    vector: list[float] = Field(description="The embedding.")
+    usage: Usage = Field(default_factory=Usage, description="Input tokens (0 when not said).")
+    latency_ms: float = Field(description="Wall time of the successful attempt.")
+    attempts: int = Field(ge=1, description="Attempts made, the successful one included.")
+    model: str = Field(description="The model the provider says it ran (else the requested one).")
+    cost_usd: float | None = Field(
+        default=None, description="Cost from the price table; None when the price is unknown."
+    )
+
+
+class EmbeddingReply(BaseModel):
+    """What a provider answered, before timing and cost are added."""
+
+    model_config = ConfigDict(frozen=True)
+
+    vector: list[float]
+    usage: Usage
+    model: str | None
+
+
+class LocalEmbedder(Protocol):
+    """An embedding model computed in this process (no key, no network)."""
+
+    def check(self, model_id: str) -> str | None:
+        """None if `model_id` can be embedded here, else why not (plain words)."""
+        ...
+
+    def embed(self, model_id: str, text: str) -> list[float]:
+        """Return the embedding of `text`.
+
+        Raises:
+            EngineError: It cannot be computed (the message says why).
+        """
+        ...
+
+
+def build_embedding(
+    endpoint: Endpoint, request: EmbedRequest
+) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """Return `(url, headers, body)` of an embedding call.
+
+    Raises:
+        ConfigError: The provider has no embeddings endpoint.
+    """
+    if endpoint.custom:
+        raise ConfigError(
+            f"'{endpoint.model_id}' is a custom chat model of the blueprint; an embeddingModel "
+            "must be a provider's embedding model (for example openai:text-embedding-3-small) "
+            "or local:wordllama."
+        )
+    why = unsupported(endpoint.model_id)
+    if why is not None:
+        raise ConfigError(why)
+    headers = {"Authorization": f"Bearer {endpoint.key}"} if endpoint.key else {}
+    body = {"model": endpoint.model, "input": endpoint_text(request)}
+    if endpoint.api == "ollama":
+        return f"{endpoint.base_url}/v1/embeddings", headers, body
+    return f"{endpoint.base_url}/embeddings", headers, body
+
+
+def unsupported(model_id: str) -> str | None:
+    """Why a known provider cannot embed `model_id` (it has no embeddings endpoint), if so."""
+    info = PROVIDERS.get(model_id.partition(":")[0].strip().lower())
+    if info is None or info.api != "anthropic":
+        return None
+    return (
+        f"'{model_id}': Anthropic has no embeddings endpoint. Use an OpenAI-compatible "
+        "embedding model (openai:text-embedding-3-small, ollama:nomic-embed-text) or "
+        "local:wordllama."
+    )
+
+
+def endpoint_text(request: EmbedRequest) -> str:
+    """The text sent (as is: Weval sends the final answer unchanged)."""
+    return request.text
+
+
+def parse_embedding(endpoint: Endpoint, data: Any) -> EmbeddingReply:
+    """Read `{"data": [{"embedding": [...]}], "usage": {...}, "model"}`.
+
+    Raises:
+        WireFormatError: The body has no finite vector of numbers.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("data"), list) or not data["data"]:
+        raise WireFormatError("no 'data' list in the embeddings answer")
+    first = data["data"][0]
+    vector = first.get("embedding") if isinstance(first, dict) else None
+    if not isinstance(vector, list) or not vector:
+        raise WireFormatError("no 'embedding' vector in the embeddings answer")
+    out: list[float] = []
+    for value in vector:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise WireFormatError("the embedding holds something other than numbers")
+        number = float(value)
+        if not math.isfinite(number):
+            raise WireFormatError("the embedding holds a number that is not finite")
+        out.append(number)
+    usage = data.get("usage")
+    tokens = usage.get("prompt_tokens") if isinstance(usage, dict) else None
+    model = data.get("model")
+    return EmbeddingReply(
+        vector=out,
+        usage=Usage(input_tokens=tokens if isinstance(tokens, int) and tokens >= 0 else 0),
+        model=model if isinstance(model, str) else None,
+    )
