@@ -22,7 +22,7 @@ from engine.checks import CheckEnv
 from engine.errors import EngineError, StoreError
 from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
 from engine.offline import score_cell
-from engine.providers import ProviderPool
+from engine.providers import ChatRequest, ProviderPool
 from engine.run.assemble import comparison_from_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
@@ -83,6 +83,7 @@ class _Runner:
         )
         self.budget_hit = False
         self.local_errors: list[str] = []
+        self.summary_error: str | None = None
 
     # --- progress ------------------------------------------------------------------
 
@@ -281,7 +282,28 @@ class _Runner:
         finally:
             beat.cancel()
             await asyncio.gather(beat, return_exceptions=True)
+        if self.options.summary_model and not self.stop.is_set() and not self.local_errors:
+            await self._summarize(self.options.summary_model)
         return await asyncio.to_thread(self.finish)
+
+    async def _summarize(self, model_id: str) -> None:
+        """Write the executive summary once every cell is scored; a failure is only reported."""
+        from engine.summary.service import SUMMARY_KIND, SummaryError, summarize_comparison
+
+        rows = await asyncio.to_thread(self.store.cells, self.run_id)
+        if len(rows) < len(self.plan.cells):
+            return
+
+        async def chat(request: ChatRequest) -> tuple[str, bool, float | None]:
+            result = await self.caller.chat(SUMMARY_KIND, request)
+            return result.text, result.source != "provider", result.cost_usd
+
+        try:
+            comparison = comparison_from_rows(self.blueprint, rows)
+            result = await summarize_comparison(comparison, model_id, chat)
+            await asyncio.to_thread(self.store.save_executive_summary, self.run_id, result.summary)
+        except SummaryError as exc:
+            self.summary_error = str(exc)
 
     def finish(self) -> RunOutcome:
         self.writer.close()
@@ -310,11 +332,22 @@ class _Runner:
         if self.options.out_dir is not None:  # the full comparison only when it is written
             comparison = comparison_from_rows(self.blueprint, rows)
             comparison.rescored_from = self.options.rescored_from
+            if self.options.summary_model and (
+                written := self.store.executive_summary(self.run_id)
+            ):
+                comparison.extra["executiveSummary"] = written
             path = comparison.write(self.options.out_dir)
         summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.save_summary(self.run_id, summary, str(path) if path else None)
         self.store.set_run_status(self.run_id, "completed")
-        return RunOutcome("completed", comparison, path, p, summaries=summaries)
+        return RunOutcome(
+            "completed",
+            comparison,
+            path,
+            p,
+            summaries=summaries,
+            summary_error=self.summary_error,
+        )
 
 
 _NETWORK_FUNCTIONS = frozenset({"call", "external", "factcheck"})

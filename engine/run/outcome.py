@@ -29,6 +29,8 @@ class RunOptions:
         draft: The studio draft and version number the text is, if it came from one (kept
             with the run, so its results can open that version in the editor).
         rescored_from: For a re-score (`blueprint rescore`), the run whose answers it scores.
+        summary_model: Write an executive summary with this model once every cell is scored
+            (one more call); None for no summary.
     """
 
     models: list[str] | None = None
@@ -41,6 +43,7 @@ class RunOptions:
     out_dir: Path | None = None
     draft: tuple[str, int] | None = None
     rescored_from: str | None = None
+    summary_model: str | None = None
 
 
 @dataclass
@@ -74,3 +77,4 @@ class RunOutcome:
     progress: Progress
     error: str | None = None
     summaries: dict[str, ModelSummary] = field(default_factory=dict)
+    summary_error: str | None = None

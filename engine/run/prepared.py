@@ -106,6 +106,7 @@ def record_run(
             "out_dir": str(options.out_dir) if options.out_dir else None,
             "estimate": estimate.as_dict(),
             "draft": list(options.draft) if options.draft else None,
+            "summary_model": options.summary_model,
             **(extra or {}),
         },
         total_calls=plan.total_calls,

@@ -150,6 +150,7 @@ def prepare_resume(
         use_cache=bool(saved.get("use_cache", True)),
         max_cost_usd=max_cost_usd if max_cost_usd is not None else saved.get("max_cost_usd"),
         out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
+        summary_model=saved.get("summary_model"),
     )
     prepared = prepare_run(
         store, text, source=saved.get("source"), options=options, environ=environ, record=False
