@@ -121,7 +121,11 @@ def _load_results(run_id: str) -> Results | None:
     if blueprint is None:
         return None
     rows = store().cells(run_id)
-    return Results.from_run_rows(blueprint, rows, run_id)
+    results = Results.from_run_rows(blueprint, rows, run_id)
+    summary = store().executive_summary(run_id)
+    if summary is not None:
+        results.comparison.extra["executiveSummary"] = summary
+    return results
 
 
 def run_view(run_id: str) -> RunView | None:

@@ -18,6 +18,7 @@ from engine.report.ranking import coverage_note
 from studio import figures, services
 from studio.components import cell_pick, sidebyside
 from studio.components.common import conversation
+from studio.components.executive_view import executive_summary
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
 from studio.textsafe import one_line, safe_markdown
 
@@ -428,7 +429,11 @@ def prompt_detail(results: Results, page_ids: list[str], run_id: str | None) -> 
 def render_results(
     results: Results, *, run_id: str | None, name: str, link: str | None
 ) -> tuple[int, str | None, str | None]:
-    """Everything about one set of results; returns the (page, prompt, model) on screen."""
+    """Everything about one set of results; returns the (page, prompt, model) on screen.
+
+    A run's executive summary, when it has one, comes first.
+    """
+    executive_summary(results.comparison.extra.get("executiveSummary"))
     if results.description:
         with st.expander("About this blueprint"):
             st.text(results.description)

@@ -1,0 +1,59 @@
+"""The executive summary comes first on the results page and in the HTML report, as text."""
+
+from __future__ import annotations
+
+from engine.report import render_html
+from engine.report.comparison import read_comparison
+from engine.summary import summarize_run
+from engine.summary.service import load_run_comparison
+from tests.fakes.scripted import answer_as
+from tests.studio.helpers import app, texts
+
+HOSTILE = """<key_finding>Model A <script>alert(1)</script>won; see [here](http://evil.example) and
+![x](http://evil.example/p.png) :red[alarm]</key_finding>
+<weakness>Model B lost <b>badly</b> & "quietly".</weakness>
+<grade model="Model A" dimension="clarity">REASONING: clear
+SCORE: 7/10</grade>"""
+
+
+def _summarized(or_paths_run, fake_llm, llm_env):
+    store, run_id = or_paths_run
+    fake_llm.reply_with(answer_as("summarizer", HOSTILE))
+    summarize_run(store, run_id, "openai:summarizer", environ=llm_env)
+    return store, run_id
+
+
+def test_the_summary_is_shown_first_and_only_as_text(or_paths_run, fake_llm, llm_env):
+    _store, run_id = _summarized(or_paths_run, fake_llm, llm_env)
+    at = app()
+    at.query_params["run"] = run_id
+    at.switch_page("app_pages/results.py").run()
+    assert not at.exception
+    # under the run's title, before everything else
+    assert texts(at, "subheader")[:3] == [
+        "Two good ways to answer",
+        "Executive summary",
+        "Leaderboard",
+    ]
+    assert any("Written by a model (openai:summarizer)" in c for c in texts(at, "caption"))
+    shown = [str(m.value) for m in at.markdown]
+    finding = next(m for m in shown if "won" in m)
+    # every character that could make a link, an image, a tag or a directive is escaped
+    assert "](http" not in finding and "<script" not in finding and ":red[" not in finding
+    assert "openai:fake-a" in texts(at, "markdown")[shown.index(finding)]
+    grades = at.dataframe[0].value
+    assert list(grades["Model"]) == ["openai:fake-a"] and list(grades["Clarity"]) == [7.0]
+
+
+def test_the_html_report_opens_with_the_escaped_summary(or_paths_run, fake_llm, llm_env):
+    store, run_id = _summarized(or_paths_run, fake_llm, llm_env)
+    comparison = load_run_comparison(store, run_id)
+    comparison.extra["executiveSummary"] = store.executive_summary(run_id)
+    page = render_html(comparison)
+    assert page.index("<h2>Executive summary</h2>") < page.index("<h2>Leaderboard</h2>")
+    assert "Written by a model (openai:summarizer)" in page
+    assert "<script" not in page and "<b>" not in page and "<img" not in page
+    assert "openai:fake-b lost badly &amp; &quot;quietly&quot;." in page
+    # and the comparison JSON carries it where Weval reads it, and reads back
+    again = read_comparison(comparison.to_weval())
+    assert again.extra["executiveSummary"]["modelId"] == "openai:summarizer"
