@@ -57,3 +57,35 @@ def test_the_html_report_opens_with_the_escaped_summary(or_paths_run, fake_llm, 
     # and the comparison JSON carries it where Weval reads it, and reads back
     again = read_comparison(comparison.to_weval())
     assert again.extra["executiveSummary"]["modelId"] == "openai:summarizer"
+
+
+RUN_BLUEPRINT = """title: Summary on the Run page
+models: [openai:fake-a]
+---
+- id: p1
+  prompt: Say hello
+  should:
+    - $icontains: hello
+"""
+
+
+def test_the_run_page_offers_a_summary_and_plans_its_call(llm_env):
+    from studio import runs, state
+    from studio.app_pages.run import SUMMARY, SUMMARY_MODEL
+
+    at = app()
+    at.session_state[state.TEXT] = RUN_BLUEPRINT
+    at.session_state[state.SOURCE] = "s.yml"
+    at.switch_page("app_pages/run.py").run()
+    assert not at.exception
+    assert not [t for t in at.text_input if t.key == SUMMARY_MODEL]  # off by default
+    at.checkbox(key=SUMMARY).check().run()
+    model = at.text_input(key=SUMMARY_MODEL)
+    assert model.value == "openrouter:google/gemini-2.5-flash"
+    model.set_value("openai:summarizer").run()
+    assert any(
+        "Then 1 call to openai:summarizer writes the executive summary" in c
+        for c in texts(at, "caption")
+    )
+    choice = runs.RunChoice(models=("openai:fake-a",), summary_model="openai:summarizer")
+    assert choice.options().summary_model == "openai:summarizer"
