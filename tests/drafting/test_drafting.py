@@ -96,3 +96,24 @@ def test_a_failing_model_is_a_clear_refusal(fake_llm):
     fake_llm.fail_when(lambda r: True, "400")
     with pytest.raises(DraftRefused, match="openai:drafter could not be asked"):
         draft_from_goal(open_store(), "openai:drafter", "goal", environ=fake_llm.env())
+
+
+def test_accepted_points_are_added_to_the_prompt_and_nothing_else_changes():
+    from engine.blueprint import parse_blueprint
+    from engine.drafting.insert import insert_points
+
+    text = "title: T\n---\n- id: a\n  prompt: First\n- id: b\n  prompt: Capital of France?\n  should:\n    - Says Paris.\n"
+    draft = read_points(
+        "should:\n  - $icontains: paris\n  - Mentions the Seine.\nshould_not:\n  - Says Lyon.\n",
+        "Capital of France?",
+    )
+    new = insert_points(text, 1, draft.text)
+    assert new.startswith("title: T\n---\n- id: a\n  prompt: First\n")
+    points = parse_blueprint(new).prompts[1].points
+    assert [(p.text, p.fn, p.inverted) for p in points] == [
+        ("Says Paris.", None, False),
+        (None, "icontains", False),
+        ("Mentions the Seine.", None, False),
+        ("Says Lyon.", None, True),
+    ]
+    assert parse_blueprint(new).prompts[0].points == []
