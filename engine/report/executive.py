@@ -8,6 +8,7 @@ HTML form escapes all of it.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,10 +39,17 @@ _MAX_ITEMS = 20
 _MAX_CHARS = 4000
 
 
+_LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)")
+_TAG = re.compile(r"</?[A-Za-z][^<>]{0,300}>")
+
+
 def _text(value: Any, limit: int = _MAX_CHARS) -> str | None:
+    """Plain text: Weval's Markdown links keep their words; images and tags go."""
     if not isinstance(value, str) or not value.strip():
         return None
-    text: str = value.strip()
+    text: str = _TAG.sub("", _LINK.sub(lambda m: m.group(1), value)).strip()
+    if not text:
+        return None
     return text if len(text) <= limit else text[:limit] + "…"
 
 

@@ -89,3 +89,16 @@ def test_the_run_page_offers_a_summary_and_plans_its_call(llm_env):
     )
     choice = runs.RunChoice(models=("openai:fake-a",), summary_model="openai:summarizer")
     assert choice.options().summary_model == "openai:summarizer"
+
+
+def test_a_summary_written_later_shows_on_the_next_visit(or_paths_run, fake_llm, llm_env):
+    _store, run_id = or_paths_run
+    at = app()
+    at.query_params["run"] = run_id
+    at.switch_page("app_pages/results.py").run()
+    assert "Executive summary" not in texts(at, "subheader")
+    _summarized(or_paths_run, fake_llm, llm_env)
+    again = app()
+    again.query_params["run"] = run_id
+    again.switch_page("app_pages/results.py").run()
+    assert "Executive summary" in texts(again, "subheader")
