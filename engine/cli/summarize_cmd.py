@@ -76,9 +76,10 @@ def summarize_cmd(run_id: str, model_id: str | None, no_cache: bool, as_json: bo
     call failed, 2 for an unusable RUN.
     """
     from engine.errors import ConfigError
+    from engine.run.summary import summarize_run
     from engine.store import open_store
     from engine.summary.prompts import DEFAULT_SUMMARY_MODEL
-    from engine.summary.service import SummaryError, summarize_run
+    from engine.summary.service import SummaryError
 
     model = (model_id or DEFAULT_SUMMARY_MODEL).strip()
     try:

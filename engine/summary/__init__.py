@@ -3,7 +3,7 @@
 from engine.summary.anonymize import Anonymizer
 from engine.summary.parse import parse_summary
 from engine.summary.prompts import DEFAULT_SUMMARY_MODEL, GRADING_DIMENSIONS, summary_messages
-from engine.summary.service import SummaryError, summarize_comparison, summarize_run
+from engine.summary.service import SummaryError, summarize_comparison
 
 __all__ = [
     "DEFAULT_SUMMARY_MODEL",
@@ -12,6 +12,5 @@ __all__ = [
     "SummaryError",
     "parse_summary",
     "summarize_comparison",
-    "summarize_run",
     "summary_messages",
 ]

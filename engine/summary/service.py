@@ -1,17 +1,14 @@
-"""Writing an executive summary: one cached call through the run's call layer, then stored."""
+"""Writing an executive summary of a comparison: the request, the call (given), the parsed answer."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import ConfigError, EngineError
-from engine.providers import ChatRequest, PriceTable, ProviderPool
+from engine.errors import EngineError
+from engine.providers import ChatRequest
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
-from engine.settings import load_settings
-from engine.store import Store
 from engine.summary.anonymize import Anonymizer
 from engine.summary.parse import parse_summary
 from engine.summary.prompts import SUMMARY_MAX_TOKENS, SUMMARY_TEMPERATURE, summary_messages
@@ -20,9 +17,7 @@ __all__ = [
     "SUMMARY_KIND",
     "SummaryError",
     "SummaryResult",
-    "load_run_comparison",
     "summarize_comparison",
-    "summarize_run",
     "summary_request",
 ]
 
@@ -82,73 +77,3 @@ async def summarize_comparison(comparison: Comparison, model_id: str, chat: Chat
     if not text.strip():
         raise SummaryError(f"The summary model {model_id} returned an empty answer.")
     return SummaryResult(parse_summary(text, names, model_id), cached, cost)
-
-
-def load_run_comparison(store: Store, run_id: str) -> Comparison:
-    """The comparison of a finished run, assembled from its stored cells.
-
-    Raises:
-        ConfigError: No such run, it is not finished, or its blueprint is missing.
-    """
-    from engine.blueprint import parse_blueprint
-    from engine.run.assemble import comparison_from_rows
-
-    run = store.get_run(run_id)
-    if run is None:
-        raise ConfigError(
-            f"There is no run '{run_id}' in {store.location}. Copy the id from the first line "
-            "`blueprint run` printed, or from the studio's History page."
-        )
-    if run.status != "completed":
-        raise ConfigError(
-            f"Run '{run_id}' is {run.live_status}; only a completed run can be summarized. "
-            f"Finish it first: blueprint run --resume {run_id}"
-        )
-    text = store.blueprint_text(run.blueprint_hash)
-    if text is None:
-        raise ConfigError(f"The blueprint of run '{run_id}' is missing from the store.")
-    blueprint = parse_blueprint(text, source=run.options.get("source"))
-    return comparison_from_rows(blueprint, store.cells(run_id))
-
-
-def summarize_run(
-    store: Store,
-    run_id: str,
-    model_id: str,
-    *,
-    environ: Mapping[str, str] | None = None,
-    use_cache: bool = True,
-) -> SummaryResult:
-    """Write, store and return the executive summary of a finished run (`blueprint summarize`).
-
-    Raises:
-        ConfigError: The run cannot be summarized (see `load_run_comparison`).
-        SummaryError: The summary call failed.
-    """
-    from engine.run.calls import Caller
-
-    comparison = load_run_comparison(store, run_id)
-
-    async def go() -> SummaryResult:
-        prices = PriceTable(load_settings().prices)
-        async with ProviderPool(environ=environ, prices=prices) as pool:
-            problem = pool.check(model_id)
-            if problem:
-                raise SummaryError(problem)
-            writer = store.writer()
-            try:
-                caller = Caller(
-                    pool=pool, store=store, writer=writer, run_id=None, use_cache=use_cache
-                )
-
-                async def chat(request: ChatRequest) -> tuple[str, bool, float | None]:
-                    result = await caller.chat(SUMMARY_KIND, request)
-                    return result.text, result.source != "provider", result.cost_usd
-
-                return await summarize_comparison(comparison, model_id, chat)
-            finally:
-                writer.close()
-
-    result = asyncio.run(go())
-    store.save_executive_summary(run_id, result.summary)
-    return result

@@ -128,3 +128,18 @@ def test_plan_run_and_summarize_on_the_command_line(env, tmp_path):
     assert json.loads(written.read_text())["executiveSummary"]["modelId"] == SUMMARIZER
     missing = _cli("summarize", "no-such-run", env_vars=env.env())
     assert missing.returncode == 2 and "There is no run 'no-such-run'" in missing.stderr
+
+
+def test_a_resumed_run_still_writes_its_summary(env, tmp_path):
+    from engine.run.service import prepare_resume
+
+    store = open_store()
+    options = RunOptions(judges=["openai:judge-1"], out_dir=tmp_path, summary_model=SUMMARIZER)
+    prepared = prepare_run(store, BLUEPRINT, source="bp.yml", options=options)
+    resumed = prepare_resume(store, prepared.run_id)
+    assert resumed.options.summary_model == SUMMARIZER
+    outcome = run_sync(resumed.run_id, resumed.plan, store, resumed.options)
+    assert outcome.status == "completed"
+    assert store.executive_summary(prepared.run_id)["modelId"] == SUMMARIZER
+    # the summary call is one of the run's calls: counted in its progress
+    assert outcome.progress.done_calls == len(env.calls)
