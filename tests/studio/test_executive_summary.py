@@ -101,3 +101,51 @@ def test_a_summary_written_later_shows_on_the_next_visit(or_paths_run, fake_llm,
     again.query_params["run"] = run_id
     again.switch_page("app_pages/results.py").run()
     assert "Executive summary" in texts(again, "subheader")
+
+
+def test_an_example_run_with_a_summary_opens_from_its_file(tmp_path, fake_llm):
+    """End to end offline: `blueprint run --summary-model` on an example, then its comparison
+    JSON opened in the results page shows the summary first."""
+    import os
+    import subprocess
+    import sys
+
+    from studio import services, state
+    from tests.studio.helpers import EXAMPLES
+
+    fake_llm.reply_with(
+        answer_as("summarizer", "<key_finding>Model A met every point of Model A.</key_finding>")
+    )
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "run",
+            str(EXAMPLES / "functions.yml"),
+            "--models",
+            "openai:fake-a",
+            "--no-judge",
+            "--summary-model",
+            "openai:summarizer",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **fake_llm.env(), "PYTHONPATH": os.getcwd()},
+        timeout=120,
+    )
+    assert done.returncode in (0, 1), done.stderr  # 1: an example point may fail on an echo
+    assert "executive summary: written by openai:summarizer" in done.stdout
+    [written] = out.glob("*_comparison.json")
+    results = services.read_uploaded(written.read_bytes(), written.name)
+    at = app()
+    at.session_state[state.UPLOADED] = (written.name, results)
+    at.switch_page("app_pages/results.py").run()
+    assert not at.exception
+    assert texts(at, "subheader")[1] == "Executive summary"
+    assert any(
+        "openai:fake-a met every point of openai:fake-a." in m for m in texts(at, "markdown")
+    )
