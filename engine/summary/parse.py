@@ -24,6 +24,7 @@ _SECTIONS = {
     "weaknesses": "weakness",
     "patterns": "pattern",
 }
+_PROMPT_REF = re.compile(r'<ref\s+prompt\s*=\s*"([^"<>]{1,200})"\s*/?>')
 _TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")
 _GRADE = re.compile(r"<grade\s+([^<>]{0,300})>(.*?)</grade>", re.S | re.I)
 _ATTR = re.compile(r'(\w+)\s*=\s*"([^"]{0,100})"')
@@ -34,8 +35,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def clean_text(text: str, limit: int = _MAX_ITEM_CHARS) -> str:
-    """Plain text: markup tags and control characters removed, spaces collapsed, bounded."""
-    text = _CONTROL.sub("", _TAG.sub("", text))
+    """Plain text, bounded: a prompt reference becomes its id, other markup goes.
+
+    `<ref prompt="id" />` (Weval's way to cite a prompt) becomes the id; other tags and
+    control characters are removed and runs of spaces collapsed.
+    """
+    text = _CONTROL.sub("", _TAG.sub("", _PROMPT_REF.sub(r"\1", text)))
     text = re.sub(r"[ \t]+", " ", text).strip()
     return text if len(text) <= limit else text[:limit].rstrip() + "…"
 

@@ -48,7 +48,7 @@ def test_a_run_with_a_summary_stores_weval_executive_summary(env, tmp_path):
     assert summary["modelId"] == SUMMARIZER and summary["isStructured"] is True
     s = summary["structured"]
     # named after the call: the labels became the run's model ids, variants keep their suffix
-    assert s["keyFindings"][0] == "anthropic:fake-b answered warmly; openai:fake-a did not."
+    assert s["keyFindings"][0] == "anthropic:fake-b answered greet warmly; openai:fake-a did not."
     assert s["strengths"] == ["anthropic:fake-b[temp:0] repeated the question as asked."]
     assert s["weaknesses"] == ["openai:fake-a missed the greeting."]
     assert s["autoTags"] == ["Greetings"]
