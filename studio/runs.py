@@ -71,6 +71,7 @@ class RunChoice:
         judge: False runs without judging (text points stay unscored).
         use_cache: Reuse answers already in the cache.
         max_cost_usd: Stop before spending more than this; None for no limit.
+        summary_model: Write an executive summary with this model at the end; None for none.
     """
 
     models: tuple[str, ...]
@@ -78,11 +79,15 @@ class RunChoice:
     judge: bool = True
     use_cache: bool = True
     max_cost_usd: float | None = None
+    summary_model: str | None = None
 
     def options(self) -> RunOptions:
         """The engine's run options for this choice (comparison JSON in the default folder)."""
         return RunOptions(
-            use_cache=self.use_cache, max_cost_usd=self.max_cost_usd, out_dir=default_out_dir()
+            use_cache=self.use_cache,
+            max_cost_usd=self.max_cost_usd,
+            out_dir=default_out_dir(),
+            summary_model=self.summary_model,
         )
 
 

@@ -9,6 +9,7 @@ Rules:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -118,7 +119,9 @@ class RunView:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def _completed_results(db: str, run_id: str) -> Results | None:
+def _completed_results(db: str, run_id: str, summary: str) -> Results | None:
+    # `summary` names the run's executive summary: one written later (`blueprint summarize`)
+    # is a new entry, so the page shows it.
     return _load_results(run_id)
 
 
@@ -132,7 +135,11 @@ def _load_results(run_id: str) -> Results | None:
     rows = store().cells(run_id)
     key_points = run_key_points(store(), run_id, blueprint)
     calls = store().run_calls(run_id, kind="embed") if uses_embeddings(blueprint) else None
-    return Results.from_run_rows(blueprint, rows, run_id, key_points, calls)
+    results = Results.from_run_rows(blueprint, rows, run_id, key_points, calls)
+    summary = store().executive_summary(run_id)
+    if summary is not None:
+        results.comparison.extra["executiveSummary"] = summary
+    return results
 
 
 def run_view(run_id: str) -> RunView | None:
@@ -141,7 +148,9 @@ def run_view(run_id: str) -> RunView | None:
     if run is None:
         return None
     if run.live_status == "completed":
-        return RunView(run, _completed_results(store().location, run_id))
+        written = store().executive_summary(run_id)
+        stamp = hashlib.sha256(json.dumps(written, sort_keys=True).encode()).hexdigest()
+        return RunView(run, _completed_results(store().location, run_id, stamp))
     return RunView(run, _load_results(run_id) if run.done_cells else None)
 
 

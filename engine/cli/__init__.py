@@ -58,6 +58,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "engine.cli.share_cmd:share_cmd",
         "Print a read-only share link to RUN's results, or revoke one with --revoke LINK.",
     ),
+    "summarize": (
+        "engine.cli.summarize_cmd:summarize_cmd",
+        "Write an executive summary of a finished RUN with one model call, and store it.",
+    ),
     "studio": (
         "engine.cli.studio_cmd:studio",
         "Start the studio in the browser: write, try, run, compare and share blueprints.",

@@ -90,10 +90,26 @@ def _print_plan(prepared: Any) -> None:
             "(answers and ideals, for similarity; identical texts are embedded once)"
         )
     print_cost(est)
+    summary_model = prepared.options.summary_model
+    if summary_model:
+        problem = _summary_problem(summary_model)
+        click.echo(
+            f"Executive summary: 1 call to {summary_model} after every cell is scored "
+            "(cached on a re-run; its cost is not in the estimate above)"
+        )
+        if problem:
+            click.echo(f"warning: the summary cannot be written: {problem}")
     for warning in plan.warnings:
         click.echo(f"warning: {warning}")
     for problem in prepared.problems:
         click.echo(f"problem: {problem}", err=True)
+
+
+def _summary_problem(model_id: str) -> str | None:
+    from engine.providers import PriceTable, ProviderPool
+    from engine.settings import load_settings
+
+    return ProviderPool(prices=PriceTable(load_settings().prices)).check(model_id)
 
 
 def print_cost(est: Estimate) -> None:
@@ -131,14 +147,42 @@ def _common(f: Any) -> Any:
         show_default=True,
         help="Generate every cell N times (ids get [rep:k]); each repeat is a real call.",
     )(f)
+    f = click.option(
+        "--summary",
+        is_flag=True,
+        help="Also write an executive summary (one more call, after every cell is scored).",
+    )(f)
+    f = click.option(
+        "--summary-model",
+        help="The model that writes the summary (implies --summary; default "
+        "openrouter:google/gemini-2.5-flash, as Weval).",
+    )(f)
     return f
+
+
+def summary_choice(summary: bool, summary_model: str | None) -> str | None:
+    """The summary model asked for by `--summary` / `--summary-model` (None: no summary)."""
+    if summary_model:
+        return summary_model.strip()
+    if summary:
+        from engine.summary.prompts import DEFAULT_SUMMARY_MODEL
+
+        return DEFAULT_SUMMARY_MODEL
+    return None
 
 
 @click.command("plan")
 @click.argument("file", type=click.Path(dir_okay=False))
 @_common
 def plan_cmd(
-    file: str, models: str | None, judges: str | None, no_judge: bool, no_cache: bool, repeats: int
+    file: str,
+    models: str | None,
+    judges: str | None,
+    no_judge: bool,
+    no_cache: bool,
+    repeats: int,
+    summary: bool,
+    summary_model: str | None,
 ) -> None:
     """Show what running FILE would do: the matrix, calls, cached calls and a cost range.
 
@@ -155,6 +199,7 @@ def plan_cmd(
             judge=not no_judge,
             repeats=repeats,
             use_cache=not no_cache,
+            summary_model=summary_choice(summary, summary_model),
         )
         prepared = prepare_run(
             open_store(), read_file(file), source=file, options=options, record=False
@@ -245,6 +290,8 @@ def run_cmd(
     resume_id: str | None,
     repeats: int,
     queued: bool,
+    summary: bool,
+    summary_model: str | None,
 ) -> None:
     """Generate, judge, score and store FILE against several models.
 
@@ -284,6 +331,7 @@ def run_cmd(
                 use_cache=not no_cache,
                 max_cost_usd=max_cost,
                 out_dir=Path(out_dir) if out_dir else default_out_dir(),
+                summary_model=summary_choice(summary, summary_model),
             )
             prepared = prepare_run(store, read_file(file), source=file, options=options)
     except EngineError as exc:
@@ -380,6 +428,14 @@ def execute_prepared(
         f"({p.cached_calls} cached, {p.failed_calls} failed), ${p.cost_usd:.4f}, "
         f"{p.input_tokens:,} tokens in, {p.output_tokens:,} out"
     )
+    if outcome.summary_error:
+        click.echo(
+            f"executive summary: not written: {outcome.summary_error} "
+            f"Try again with: blueprint summarize {run_id}",
+            err=True,
+        )
+    elif prepared.options.summary_model and outcome.status == "completed":
+        click.echo(f"executive summary: written by {prepared.options.summary_model}")
     if epilogue is not None:
         epilogue(p)
     if outcome.status != "completed":

@@ -19,6 +19,7 @@ from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, cost_text
+from engine.report.executive import executive_html, read_executive
 from engine.report.html_similarity import similarity_html
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
@@ -376,8 +377,10 @@ def render_html(
     )
     if usage and unknown & set(models):
         facts += f". No price is known for some models: {PRICE_HOWTO}."
+    executive = read_executive(comparison.extra.get("executiveSummary"))
     body = (
         f"<h1>{_e(comparison.config_title)}</h1><p class=muted>{_e(facts)}</p>{link_html}{description}"
+        + (executive_html(executive) if executive else "")
         + _leaderboard(comparison, models, names)
         + _score_table(comparison, prompts, models, names)
         + similarity_html(comparison, models, prompts, names, _color)

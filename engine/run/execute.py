@@ -90,6 +90,7 @@ class _Runner:
         self.key_points: dict[str, KeyPoints] = {}
         self.cells: list[CellPlan] = list(plan.cells)
         self.embedding_left = False
+        self.summary_error: str | None = None
 
     # --- progress ------------------------------------------------------------------
 
@@ -313,6 +314,8 @@ class _Runner:
         self.prefetch(done)
         self.store.set_run_status(self.run_id, "running")
         await self.run_cells(done)
+        if self.options.summary_model and not self.stop.is_set() and not self.local_errors:
+            await self._summarize(self.options.summary_model)
         return await asyncio.to_thread(self.finish)
 
     async def run_cells(self, done: set[tuple[str, str]]) -> None:
@@ -353,6 +356,25 @@ class _Runner:
             return
         self.embedding_left = self.stop.is_set()
 
+    async def _summarize(self, model_id: str) -> None:
+        """Write the executive summary once every cell is scored; a failure is only reported."""
+        from engine.summary.service import SUMMARY_KIND, SummaryError, summarize_comparison
+
+        rows = await asyncio.to_thread(self.store.cells, self.run_id)
+        if len(rows) < len(self.plan.cells):
+            return
+
+        async def chat(request: ChatRequest) -> tuple[str, bool, float | None]:
+            result = await self.caller.chat(SUMMARY_KIND, request)
+            return result.text, result.source != "provider", result.cost_usd
+
+        try:
+            comparison = comparison_from_rows(self.blueprint, rows, self.key_points)
+            result = await summarize_comparison(comparison, model_id, chat)
+            await asyncio.to_thread(self.store.save_executive_summary, self.run_id, result.summary)
+        except SummaryError as exc:
+            self.summary_error = str(exc)
+
     def finish(self) -> RunOutcome:
         self.writer.close()
         rows = self.store.cells(self.run_id)
@@ -385,12 +407,22 @@ class _Runner:
             )
             comparison = comparison_from_rows(self.blueprint, rows, self.key_points, calls)
             comparison.rescored_from = self.options.rescored_from
+            if self.options.summary_model and (
+                written := self.store.executive_summary(self.run_id)
+            ):
+                comparison.extra["executiveSummary"] = written
             path = comparison.write(self.options.out_dir)
         summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.save_summary(self.run_id, summary, str(path) if path else None)
         self.store.set_run_status(self.run_id, "completed")
         return RunOutcome(
-            "completed", comparison, path, p, summaries=summaries, key_points=self.key_points
+            "completed",
+            comparison,
+            path,
+            p,
+            summaries=summaries,
+            key_points=self.key_points,
+            summary_error=self.summary_error,
         )
 
 

@@ -32,6 +32,8 @@ class RunOptions:
         rescored_from: For a re-score (`blueprint rescore`), the run whose answers it scores.
         key_points_from: A run whose key-point extraction (from ideals) is reused instead of
             extracting again: a re-score of that run judges the same points.
+        summary_model: Write an executive summary with this model once every cell is scored
+            (one more call); None for no summary.
     """
 
     models: list[str] | None = None
@@ -45,6 +47,7 @@ class RunOptions:
     draft: tuple[str, int] | None = None
     rescored_from: str | None = None
     key_points_from: str | None = None
+    summary_model: str | None = None
 
 
 @dataclass
@@ -80,3 +83,4 @@ class RunOutcome:
     error: str | None = None
     summaries: dict[str, ModelSummary] = field(default_factory=dict)
     key_points: dict[str, KeyPoints] = field(default_factory=dict)
+    summary_error: str | None = None

@@ -114,6 +114,7 @@ def record_run(
             "estimate": estimate.as_dict(),
             "draft": list(options.draft) if options.draft else None,
             "key_points_from": options.key_points_from,
+            "summary_model": options.summary_model,
             **(extra or {}),
         },
         total_calls=plan.total_calls,

@@ -168,6 +168,7 @@ def saved_options(
         max_cost_usd=max_cost_usd if max_cost_usd is not None else saved.get("max_cost_usd"),
         out_dir=out_dir or (Path(saved_out) if saved_out else default_out_dir()),
         key_points_from=saved.get("key_points_from"),
+        summary_model=saved.get("summary_model"),
     )
 
 

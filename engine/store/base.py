@@ -194,6 +194,14 @@ class Store(Protocol):
         """Store a completed run's per-model summary and where its comparison was written."""
         ...
 
+    def save_executive_summary(self, run_id: str, summary: dict[str, Any]) -> None:
+        """Store (or replace) a run's executive summary, Weval's `executiveSummary` object."""
+        ...
+
+    def executive_summary(self, run_id: str) -> dict[str, Any] | None:
+        """Return a run's executive summary, or None when none was written."""
+        ...
+
     # --- cells, calls, judgments -------------------------------------------------------
 
     def cells(

@@ -238,6 +238,16 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
         );
         """,
     ),
+    (
+        "010_executive_summaries",
+        """
+        CREATE TABLE executive_summaries (
+            run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+            summary TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

@@ -223,6 +223,23 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
             (comparison_path, json.dumps(summary), run_id),
         )
 
+    def save_executive_summary(self, run_id: str, summary: dict[str, Any]) -> None:
+        """Store (or replace) a run's executive summary, Weval's `executiveSummary` object."""
+        self._write(
+            "INSERT INTO executive_summaries (run_id, summary, created_at) VALUES (?,?,?) "
+            "ON CONFLICT (run_id) DO UPDATE SET summary=excluded.summary, "
+            "created_at=excluded.created_at",
+            (run_id, json.dumps(summary), now()),
+        )
+
+    def executive_summary(self, run_id: str) -> dict[str, Any] | None:
+        """Return a run's executive summary, or None when none was written."""
+        rows = self._read("SELECT summary FROM executive_summaries WHERE run_id=?", (run_id,))
+        if not rows:
+            return None
+        value = json.loads(rows[0][0])
+        return value if isinstance(value, dict) else None
+
     # --- cells, calls, judgments -------------------------------------------------------
 
     def cells(

@@ -13,6 +13,7 @@ from engine.errors import InputError
 from engine.lint import Diagnostic, apply_fix
 from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
+from studio.components.drafting_panel import drafting_panel
 from studio.components.editor import blueprint_editor, take_edit
 from studio.components.try_answer import TRY_ANSWER, try_response
 from studio.components.versions import versions_panel
@@ -363,6 +364,8 @@ def main() -> None:
                 "(Enter on the editor goes back to typing)."
             )
             blueprint_editor(diagnostics)
+        parsed = services.parse(text, source)
+        drafting_panel(parsed if isinstance(parsed, Blueprint) else None)
         st.page_link("app_pages/run.py", label="Run this blueprint", icon=":material/play_circle:")
         did = state.draft_id()
         if did is not None:

@@ -15,6 +15,7 @@ from engine.run import judges_for
 from engine.run.plan import EXTRACTED_POINTS_GUESS
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
+from engine.summary.prompts import DEFAULT_SUMMARY_MODEL
 from studio import access, live_run, markers, prefs, runs, services, share, state
 from studio.components import model_picker, run_memory
 from studio.components.common import no_such_run, notice, status_badge
@@ -27,6 +28,8 @@ JUDGING = "run_judging"
 JUDGES = "run_judges"
 USE_CACHE = "run_use_cache"
 BUDGET = "run_budget"
+SUMMARY = "run_summary"
+SUMMARY_MODEL = "run_summary_model"
 STARTING_GRACE_S = 30.0
 
 JUDGING_WORDS = {
@@ -290,6 +293,19 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
             step=0.5,
             key=BUDGET,
         )
+        summary = st.checkbox(
+            "Write an executive summary at the end (one more model call)",
+            value=False,
+            key=SUMMARY,
+            help="A model reads the results with the models' names hidden and writes key "
+            "findings and grades; it is shown first on the results page, marked as a model's "
+            "writing.",
+        )
+        summary_model = (
+            st.text_input("Summary model", value=DEFAULT_SUMMARY_MODEL, key=SUMMARY_MODEL)
+            if summary
+            else ""
+        )
     if not models:
         st.info("Pick at least one model to run.")
         return None
@@ -299,6 +315,7 @@ def _choice(bp: Blueprint) -> runs.RunChoice | None:
         judge=judging != "none",
         use_cache=bool(use_cache),
         max_cost_usd=float(budget) if budget else None,
+        summary_model=summary_model.strip() or None if summary else None,
     )
 
 
@@ -347,6 +364,12 @@ def _plan_view(prepared: PreparedRun) -> None:
             f"Plus at most {est.embedding_calls} embedding calls with "
             f"{safe_markdown(plan.embedding_model)} (the blueprint's embeddingModel): the answers "
             "and ideal answers, to show how similar they are. They change no score."
+        )
+    if prepared.options.summary_model:
+        st.caption(
+            "Then 1 call to "
+            + safe_markdown(prepared.options.summary_model)
+            + " writes the executive summary (not in the estimate)."
         )
     if est.unknown_prices:
         st.caption(

@@ -22,11 +22,19 @@ from code_editor import code_editor
 from engine.lint import Diagnostic
 from studio import markers, state
 
-__all__ = ["blueprint_editor", "take_edit"]
+__all__ = ["blueprint_editor", "cursor_line", "take_edit"]
 
 
 def _key() -> str:
     return f"blueprint_editor_{int(st.session_state.get(state.EDITOR_VERSION, 0))}"
+
+
+def cursor_line() -> int | None:
+    """The 1-based line of the editor's cursor at its last report, if it reported one."""
+    response: Any = st.session_state.get(_key())
+    cursor = response.get("cursor") if isinstance(response, dict) else None
+    row = cursor.get("row") if isinstance(cursor, dict) else None
+    return row + 1 if isinstance(row, int) and row >= 0 else None
 
 
 def take_edit() -> str | None:

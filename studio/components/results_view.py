@@ -20,6 +20,7 @@ from engine.store import ReviewRow
 from studio import figures, services
 from studio.components import calibration_view, cell_pick, review_panel, sidebyside
 from studio.components.common import conversation
+from studio.components.executive_view import executive_summary
 from studio.components.keypoints_view import AddPoints, key_points_panel
 from studio.components.similarity_view import similarity_section
 from studio.components.variants_view import variants_view
@@ -457,7 +458,9 @@ def render_results(
 
     `add_points` (when the viewer may edit) adds points found in an ideal to the blueprint.
     `reviewer`: this viewer may give verdicts on judged points (`review_panel.can_review`).
+    A run's executive summary, when it has one, comes first.
     """
+    executive_summary(results.comparison.extra.get("executiveSummary"))
     if results.description:
         with st.expander("About this blueprint"):
             st.text(results.description)

@@ -76,6 +76,9 @@ def _personal_store(path: Path, out: Path) -> str:
     writer.close()
     store.save_draft("d1", "title: draft\n", "draft")
     store.create_share_link(run_id, "anyone", created_by="alice@example.org")
+    store.save_executive_summary(
+        run_id, {"modelId": "openai:s", "content": "Ünï", "isStructured": False}
+    )
     store.record_login("alice@example.org", "Alice", "admin")
     store.save_reviews(
         [

@@ -1,0 +1,148 @@
+"""A drafting answer (untrusted model output) turned into linted, auto-fixed Weval YAML, or refused.
+
+Nothing here runs the draft: it is parsed with the blueprint parser (its size, depth and
+alias limits hold), refused when it holds markup, `${...}` placeholders, anchors or points
+that call out (`$call`, `$external`, `$factcheck`, `$js`), then linted, and every mechanical
+lint fix is applied. A refusal is a `DraftRefused` with a message for the user; it never
+quotes the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+from engine.blueprint import parse_blueprint
+from engine.blueprint.models import Blueprint
+from engine.errors import BlueprintError, EngineError
+from engine.lint import Diagnostic, apply_fix, lint
+
+__all__ = ["MAX_ANSWER_CHARS", "Draft", "DraftRefused", "read_draft", "read_points"]
+
+MAX_ANSWER_CHARS = 100_000
+_FIX_ROUNDS = 30
+_FENCE = re.compile(r"```(?:ya?ml)?[ \t]*\n(.*?)```", re.S | re.I)
+_MARKUP = re.compile(r"<\s*/?\s*[A-Za-z!?][^<>]*>")
+_POINTS_KEY = re.compile(r"^[ \t]*(?:should|should_not):", re.M)
+_FORBIDDEN_FNS = frozenset({"call", "external", "factcheck", "js"})
+_ANCHOR = re.compile(r"(?:^|[\s\[{,:-])[&*][A-Za-z0-9_-]+", re.M)
+
+
+class DraftRefused(EngineError):
+    """The model's answer cannot be offered as a draft; the message says why."""
+
+
+@dataclass
+class Draft:
+    """A draft to show: the YAML, what lint fixed, and what lint still says."""
+
+    text: str
+    fixed: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _yaml_of(answer: str) -> str:
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise DraftRefused(
+            f"The model's answer is {len(answer):,} characters, more than a draft can be "
+            f"({MAX_ANSWER_CHARS:,}). Nothing was inserted; ask again with a shorter goal."
+        )
+    match = _FENCE.search(answer)
+    text = (match.group(1) if match else answer).strip("\n")
+    if not text.strip():
+        raise DraftRefused("The model's answer holds no YAML. Nothing was inserted; try again.")
+    if _MARKUP.search(text):
+        raise DraftRefused(
+            "The model's answer contains HTML or other markup, which a blueprint never needs. "
+            "Nothing was inserted."
+        )
+    if "${" in text:
+        raise DraftRefused(
+            "The model's answer refers to variables (`${...}`), which a draft may not do. "
+            "Nothing was inserted."
+        )
+    if _ANCHOR.search(text):
+        raise DraftRefused(
+            "The model's answer uses YAML anchors or aliases (`&name`, `*name`), which a draft "
+            "may not do. Nothing was inserted."
+        )
+    return text + "\n"
+
+
+def _parse(text: str) -> Blueprint:
+    try:
+        blueprint = parse_blueprint(text, source="draft.yml")
+    except BlueprintError as exc:
+        raise DraftRefused(
+            f"The model's answer is not a usable blueprint ({exc.message}). Nothing was "
+            "inserted; try again."
+        ) from None
+    for prompt in blueprint.prompts:
+        if any(p.fn in _FORBIDDEN_FNS for p in prompt.points):
+            raise DraftRefused(
+                "The model's answer uses a point that calls a service or runs code ($call, "
+                "$external, $factcheck or $js). Drafts may not; nothing was inserted."
+            )
+    return blueprint
+
+
+def _fixed(text: str) -> Draft:
+    """Apply lint's mechanical fixes until none is left; keep what lint still reports."""
+    fixed: list[str] = []
+    for _ in range(_FIX_ROUNDS):
+        diagnostics = lint(text)
+        fixable = next((d for d in diagnostics if d.fix is not None), None)
+        if fixable is None or fixable.fix is None:
+            return Draft(text, fixed, diagnostics)
+        fixed.append(fixable.fix.title)
+        text = apply_fix(text, fixable)
+    return Draft(text, fixed, lint(text))
+
+
+def _usable(draft: Draft) -> Draft:
+    _parse(draft.text)  # a fix must not make it unusable
+    errors = [d for d in draft.diagnostics if d.severity == "error"]
+    if errors:
+        raise DraftRefused(
+            f"The model's draft has {len(errors)} error(s) lint cannot fix (the first, line "
+            f"{errors[0].line}: {errors[0].code}). Nothing was inserted; try again."
+        )
+    return draft
+
+
+def read_draft(answer: str) -> Draft:
+    """A whole blueprint from the model's answer, linted and fixed.
+
+    Raises:
+        DraftRefused: The answer is too long, not a blueprint, hostile, or still has errors.
+    """
+    text = _yaml_of(answer)
+    blueprint = _parse(text)
+    if not blueprint.prompts:
+        raise DraftRefused("The model's draft has no prompts. Nothing was inserted; try again.")
+    return _usable(_fixed(text))
+
+
+def read_points(answer: str, prompt_text: str) -> Draft:
+    """`should` / `should_not` points for one prompt from the model's answer, linted and fixed.
+
+    The returned text is the points' YAML (the keys and their lists), ready to put under the
+    prompt.
+
+    Raises:
+        DraftRefused: The answer is too long, not points, hostile, or still has errors.
+    """
+    text = _yaml_of(answer)
+    whole = "- prompt: " + json.dumps(prompt_text[:4000]) + "\n" + textwrap.indent(text, "  ")
+    blueprint = _parse(whole)
+    if len(blueprint.prompts) != 1 or not blueprint.prompts[0].points:
+        raise DraftRefused(
+            "The model's answer holds no `should` or `should_not` points. Nothing was "
+            "inserted; try again."
+        )
+    draft = _usable(_fixed(whole))
+    start = _POINTS_KEY.search(draft.text)
+    body = draft.text[start.start() :] if start else ""
+    return Draft(textwrap.dedent(body), draft.fixed, draft.diagnostics)
