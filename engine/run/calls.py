@@ -272,6 +272,37 @@ class Caller:
         retried = logged is not None
         share = self.use_cache and cache_ok
         if share:
+            leader = self._in_flight.get(key)
+            if leader is not None:
+                return await self._follow(leader, key, kind, request, cell_model, retried)
+            # Claimed before the cache is read: an identical call that arrives while this one
+            # looks up or calls follows it. (Claimed after the lookup, a follower whose own
+            # lookup ran before this call's answer was written called the provider again.)
+            self._in_flight[key] = asyncio.get_running_loop().create_future()
+        try:
+            result = await self._cached_or_called(
+                key, kind, request, prompt_id, cell_model, retried, share
+            )
+        except BaseException as exc:
+            if share:
+                _settle(self._in_flight.pop(key), None, exc)
+            raise
+        if share:
+            _settle(self._in_flight.pop(key), result, None)
+        return result
+
+    async def _cached_or_called(
+        self,
+        key: str,
+        kind: str,
+        request: ChatRequest | EmbedRequest,
+        prompt_id: str | None,
+        cell_model: str | None,
+        retried: bool,
+        share: bool,
+    ) -> CallResult:
+        """The cached answer to `key` when `share` allows and there is one, else a call."""
+        if share:
             cached = self.prefetched.get(key)  # kept: an identical call may follow
             if cached is None and key not in self.looked_up:
                 cached = await asyncio.to_thread(self.store.cache_get, key)
@@ -283,19 +314,7 @@ class Caller:
                     await self._record(key, kind, request, prompt_id, cell_model, result, None)
                 self._event(kind, request, cell_model, result, retried)
                 return result
-            leader = self._in_flight.get(key)
-            if leader is not None:
-                return await self._follow(leader, key, kind, request, cell_model, retried)
-            self._in_flight[key] = asyncio.get_running_loop().create_future()
-        try:
-            result = await self._call(key, kind, request, prompt_id, cell_model, retried)
-        except BaseException as exc:
-            if share:
-                _settle(self._in_flight.pop(key), None, exc)
-            raise
-        if share:
-            _settle(self._in_flight.pop(key), result, None)
-        return result
+        return await self._call(key, kind, request, prompt_id, cell_model, retried)
 
     async def _local(self, request: ChatRequest) -> CallResult:
         """A model answered in this process: nothing to log, cache or count."""

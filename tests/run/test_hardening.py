@@ -8,7 +8,9 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -185,3 +187,28 @@ def test_totals_survive_a_resume_when_models_share_judge_answers(env, tmp_path):
     prepared = prepare_run(store, text, source="bp.yml", options=options)
     stopped_then_resumed(store, prepared, 3)
     assert _totals(store.get_run(prepared.run_id)) == pytest.approx(expected)
+
+
+def test_identical_calls_are_made_once_even_when_the_cache_is_slow_to_answer(env, tmp_path):
+    # Under load a cache lookup may take longer than an identical call's round trip: the
+    # second judge call must still follow the first instead of calling the provider again.
+    env.reply_with(lambda request: "Question answered the same way")
+    text = "models: [openai:fake-a, openai:fake-b]\n---\n" + "".join(
+        f"- id: q{i}\n  prompt: Question {i}\n  should:\n    - It answers.\n    - It is kind.\n"
+        for i in range(4)
+    )
+    store = SQLiteStore(tmp_path / "slow.db")
+    lookup = store.cache_get
+
+    def slow_lookup(key: str) -> Any:
+        found = lookup(key)
+        time.sleep(0.05)
+        return found
+
+    store.cache_get = slow_lookup  # type: ignore[method-assign]
+    options = RunOptions(judges=["openai:judge-1"], concurrency=1)
+    prepared = prepare_run(store, text, source="bp.yml", options=options)
+    run_sync(prepared.run_id, prepared.plan, store, prepared.options)
+    judged = [c for c in env.calls if c.model == "judge-1"]
+    assert len(judged) == 8  # 4 prompts x 2 points; the second model's are shared
+    assert _totals(store.get_run(prepared.run_id))[:2] == (8 + 16, 8)
