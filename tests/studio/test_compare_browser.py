@@ -8,12 +8,14 @@ point is removed + added, every other point is the same.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from engine.store import open_store
 from tests.studio.browser import (
     Studio,
     ace,
@@ -108,7 +110,7 @@ def select_rows(page: Any, rows: list[int]) -> None:
         assert selected_count(page) == done, f"row {row} could not be selected"
 
 
-def edit_the_paris_point(page: Any) -> None:
+def edit_the_paris_point(page: Any, studio: Studio) -> None:
     """Back in the editor, change `$icontains: paris` into `$icontains: france` by typing."""
     click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="Editor"))
     ace(page).wait_for()
@@ -127,6 +129,13 @@ def edit_the_paris_point(page: Any) -> None:
     page.wait_for_timeout(1500)  # the editor sends its text after a pause in typing
     wait_quiet(page)
     assert editor_text(page) == edited
+    # and the studio has it (its autosave), so the next run runs the edited text
+    store = open_store(studio.home / "studio.db")
+    deadline = time.monotonic() + 30
+    while not any(store.draft(d.id) == edited for d in store.list_drafts()):
+        assert time.monotonic() < deadline, "the edit never reached the studio"
+        page.wait_for_timeout(200)
+    wait_quiet(page)
 
 
 def assert_one_point_replaced(page: Any) -> None:
@@ -151,7 +160,7 @@ def test_edit_one_point_run_again_and_compare_from_history(page: Any, studio: St
     assert "title: Capital cities" in editor_text(page)
     first = run_with_ideal(page)
 
-    edit_the_paris_point(page)
+    edit_the_paris_point(page, studio)
     second = run_with_ideal(page)
     assert second != first
 
@@ -170,7 +179,7 @@ def test_edit_one_point_rescore_and_compare(page: Any, studio: Studio):
     outside = external_requests(page)
     open_example(page, studio.url, EXAMPLE)
     first = run_with_ideal(page)
-    edit_the_paris_point(page)
+    edit_the_paris_point(page, studio)
 
     click_quiet(page, page.get_by_test_id("stSidebarNav").get_by_role("link", name="Results"))
     page.get_by_role("heading", name="Leaderboard").wait_for()
