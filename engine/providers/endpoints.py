@@ -6,13 +6,10 @@ import difflib
 import os
 import re
 import tomllib
-import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
-
-import httpx
 
 from engine.errors import ConfigError, MissingKeyError, UnknownProviderError
 from engine.modelids import PROVIDERS, ProviderInfo, split_model_id
@@ -96,6 +93,8 @@ def environment_proxies() -> dict[str, str]:
 
     Keys are the lower-cased schemes (`http`, `https`, `all`); `NO_PROXY` is not a proxy.
     """
+    import urllib.request  # imported on first use: it pulls in http.client and ssl
+
     return {
         scheme: url
         for scheme, url in urllib.request.getproxies().items()
@@ -105,6 +104,8 @@ def environment_proxies() -> dict[str, str]:
 
 def display_url(url: str) -> str:
     """Return `url` without credentials, query or fragment (safe for messages and logs)."""
+    import httpx  # imported on first use: `blueprint lint` never shows a URL
+
     try:
         parsed = httpx.URL(url)
     except httpx.InvalidURL:
