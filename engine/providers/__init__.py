@@ -23,15 +23,15 @@ from typing import TYPE_CHECKING
 from engine.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from engine.providers.attempt import FailureKind
     from engine.providers.endpoints import SECRETS_PATH, load_environ, read_secrets
+    from engine.providers.failure import FailureKind
     from engine.providers.limits import AdaptiveLimit, parse_retry_after
     from engine.providers.pool import RETRY_AFTER_CAP_S, ProviderCallError, ProviderPool
     from engine.providers.prices import DEFAULT_PRICES, Price, PriceTable, estimate_tokens
     from engine.providers.types import ChatMessage, ChatRequest, ChatResponse, ProviderStats, Usage
 
 _HOMES = {
-    "FailureKind": "attempt",
+    "FailureKind": "failure",
     "SECRETS_PATH": "endpoints",
     "load_environ": "endpoints",
     "read_secrets": "endpoints",

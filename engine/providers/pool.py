@@ -9,17 +9,14 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Self
-
-import httpx
+from typing import TYPE_CHECKING, Self
 
 from engine.errors import ConfigError, ProviderError
 from engine.providers import wire
-from engine.providers.attempt import Failure, FailureKind, redact, send
 from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
+from engine.providers.failure import Failure, FailureKind, redact
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
-from engine.providers.transport import Http11Transport
 from engine.providers.types import (
     DEFAULT_CONCURRENCY,
     ChatRequest,
@@ -29,6 +26,9 @@ from engine.providers.types import (
 )
 
 __all__ = ["RETRY_AFTER_CAP_S", "ProviderCallError", "ProviderPool"]
+
+if TYPE_CHECKING:
+    import httpx
 
 logger = logging.getLogger(__name__)
 
@@ -196,6 +196,11 @@ class ProviderPool:
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
+            # Imported with the first call: a run whose answers are all cached never needs them.
+            import httpx
+
+            from engine.providers.transport import Http11Transport
+
             transport = self._transport
             # httpx applies proxies from the environment only with its own transports
             proxied = self._trust_env and bool(environment_proxies())
@@ -304,6 +309,8 @@ class ProviderPool:
         local = self.local_model(request.model_id)
         if local is not None:
             return await local.chat(request)
+        from engine.providers.attempt import send  # with httpx, on the first call
+
         endpoint = self._endpoint(request.model_id)
         state = self._provider(endpoint.provider)
         state.calls += 1
