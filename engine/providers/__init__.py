@@ -11,14 +11,45 @@ unknown prefix works as an OpenAI-compatible endpoint once its `<PREFIX>_BASE_UR
 A blueprint's custom model objects are called by their `id` (`engine.providers.custom`), and
 collection names such as `CORE` are expanded first (`engine.providers.collections`).
 Keys never appear in messages, logs, reprs or statistics.
+
+The names load on first use (PEP 562), so `blueprint lint` (which needs only the collections and
+the custom models) and a fully cached run do not import the HTTP client behind the pool.
 """
 
-from engine.providers.attempt import FailureKind
-from engine.providers.endpoints import SECRETS_PATH, load_environ, read_secrets
-from engine.providers.limits import AdaptiveLimit, parse_retry_after
-from engine.providers.pool import RETRY_AFTER_CAP_S, ProviderCallError, ProviderPool
-from engine.providers.prices import DEFAULT_PRICES, Price, PriceTable, estimate_tokens
-from engine.providers.types import ChatMessage, ChatRequest, ChatResponse, ProviderStats, Usage
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from engine.providers.endpoints import SECRETS_PATH, load_environ, read_secrets
+    from engine.providers.failure import FailureKind
+    from engine.providers.limits import AdaptiveLimit, parse_retry_after
+    from engine.providers.pool import RETRY_AFTER_CAP_S, ProviderCallError, ProviderPool
+    from engine.providers.prices import DEFAULT_PRICES, Price, PriceTable, estimate_tokens
+    from engine.providers.types import ChatMessage, ChatRequest, ChatResponse, ProviderStats, Usage
+
+_HOMES = {
+    "FailureKind": "failure",
+    "SECRETS_PATH": "endpoints",
+    "load_environ": "endpoints",
+    "read_secrets": "endpoints",
+    "AdaptiveLimit": "limits",
+    "parse_retry_after": "limits",
+    "RETRY_AFTER_CAP_S": "pool",
+    "ProviderCallError": "pool",
+    "ProviderPool": "pool",
+    "DEFAULT_PRICES": "prices",
+    "Price": "prices",
+    "PriceTable": "prices",
+    "estimate_tokens": "prices",
+    "ChatMessage": "types",
+    "ChatRequest": "types",
+    "ChatResponse": "types",
+    "ProviderStats": "types",
+    "Usage": "types",
+}
 
 __all__ = [
     "DEFAULT_PRICES",
@@ -40,3 +71,6 @@ __all__ = [
     "parse_retry_after",
     "read_secrets",
 ]
+
+
+__getattr__ = lazy_names(__name__, _HOMES)

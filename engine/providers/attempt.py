@@ -6,60 +6,21 @@ import asyncio
 import functools
 import ssl
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 
 from engine.providers import wire
 from engine.providers.endpoints import Endpoint, display_url
+from engine.providers.failure import Failure, FailureKind, redact
 from engine.providers.limits import parse_retry_after
 from engine.providers.types import ChatRequest
 
 __all__ = ["Failure", "FailureKind", "redact", "send", "send_built"]
 
-_R = TypeVar("_R")
-
-FailureKind = Literal[
-    "rate_limited",
-    "server",
-    "timeout",
-    "connection",
-    "invalid_response",
-    "auth",
-    "not_found",
-    "rejected",
-]
-"""Why an attempt failed. The first five are retried; `auth`, `not_found`, `rejected` are not."""
-
 _DETAIL_CHARS = 300
 
-
-@dataclass(frozen=True)
-class Failure:
-    """A failed attempt.
-
-    Attributes:
-        kind: Why it failed.
-        message: What happened, in plain words, with secrets removed.
-        status: The HTTP status, if an answer came.
-        retryable: Whether another attempt may succeed.
-        retry_after: Seconds the provider asked to wait (`Retry-After`), if it did.
-    """
-
-    kind: FailureKind
-    message: str
-    status: int | None = None
-    retryable: bool = True
-    retry_after: float | None = None
-
-
-def redact(text: str, secrets: tuple[str, ...]) -> str:
-    """Replace every secret in `text` with `***`."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
+_R = TypeVar("_R")
 
 
 def _error_text(data: Any) -> str | None:

@@ -6,13 +6,10 @@ import difflib
 import os
 import re
 import tomllib
-import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
-
-import httpx
 
 from engine.errors import ConfigError, MissingKeyError, UnknownProviderError
 from engine.modelids import PROVIDERS, ProviderInfo, split_model_id
@@ -96,6 +93,8 @@ def environment_proxies() -> dict[str, str]:
 
     Keys are the lower-cased schemes (`http`, `https`, `all`); `NO_PROXY` is not a proxy.
     """
+    import urllib.request  # imported on first use: it pulls in http.client and ssl
+
     return {
         scheme: url
         for scheme, url in urllib.request.getproxies().items()
@@ -103,8 +102,35 @@ def environment_proxies() -> dict[str, str]:
     }
 
 
+_PLAIN_URL = re.compile(r"(https?)://([a-z0-9.-]+)(?::([1-9][0-9]{0,4}))?(/[A-Za-z0-9._~/-]*)?")
+"""A URL that needs no normalising (lower-case scheme and host, no credentials, query or
+fragment): `display_url` writes it without parsing, as httpx would."""
+
+_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def _plain(url: str) -> str | None:
+    """`url` as httpx would show it when it is a plain URL (see `_PLAIN_URL`), else None."""
+    found = _PLAIN_URL.fullmatch(url)
+    if found is None:
+        return None
+    scheme, host, port, path = found.groups()
+    if _IPV4.fullmatch(host) and any(
+        int(part) > 255 or str(int(part)) != part for part in host.split(".")
+    ):
+        return None  # httpx refuses it (a part above 255 or with a leading 0): let it say so
+    netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    return f"{scheme}://{netloc}{path or '/'}"
+
+
 def display_url(url: str) -> str:
     """Return `url` without credentials, query or fragment (safe for messages and logs)."""
+    plain = _plain(url)  # most base URLs: shown without importing the HTTP client
+    if plain is not None:
+        return plain
+    import httpx  # the general case, parsed as the client will
+
     try:
         parsed = httpx.URL(url)
     except httpx.InvalidURL:

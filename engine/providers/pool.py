@@ -9,13 +9,10 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Self, TypeVar
-
-import httpx
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from engine.errors import ConfigError, ProviderError
 from engine.providers import wire
-from engine.providers.attempt import Failure, FailureKind, redact, send_built
 from engine.providers.embeddings import (
     EmbedRequest,
     EmbedResponse,
@@ -25,9 +22,9 @@ from engine.providers.embeddings import (
     unsupported,
 )
 from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
+from engine.providers.failure import Failure, FailureKind, redact
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
-from engine.providers.transport import Http11Transport
 from engine.providers.types import (
     DEFAULT_CONCURRENCY,
     ChatRequest,
@@ -35,6 +32,9 @@ from engine.providers.types import (
     LocalModel,
     ProviderStats,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["RETRY_AFTER_CAP_S", "ProviderCallError", "ProviderPool"]
 
@@ -210,6 +210,11 @@ class ProviderPool:
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
+            # Imported with the first call: a run whose answers are all cached never needs them.
+            import httpx
+
+            from engine.providers.transport import Http11Transport
+
             transport = self._transport
             # httpx applies proxies from the environment only with its own transports
             proxied = self._trust_env and bool(environment_proxies())
@@ -348,6 +353,8 @@ class ProviderPool:
             try:
                 state.attempts += 1
                 started = self._clock()
+                from engine.providers.attempt import send_built  # with httpx, on first use
+
                 outcome = await send_built(self._http(), endpoint, built, timeout_s, parse)
                 elapsed = self._clock() - started
             finally:

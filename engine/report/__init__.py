@@ -6,8 +6,9 @@ command) must not pull the HTML report, the providers and httpx into `blueprint 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_names
 
 if TYPE_CHECKING:
     from engine.report.comparison import (
@@ -48,11 +49,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import the module that holds `name` on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'engine.report' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"engine.report.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)

@@ -7,8 +7,9 @@ blueprint model behind it.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_names
 
 if TYPE_CHECKING:
     from engine.scoring.aggregation import (
@@ -66,11 +67,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import the module that holds `name` on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'engine.scoring' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"engine.scoring.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)
