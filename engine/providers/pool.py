@@ -209,10 +209,12 @@ class ProviderPool:
         await self.aclose()
 
     def _http(self) -> httpx.AsyncClient:
+        """The HTTP client, made (and httpx imported) on the first real call."""
         if self._client is None:
             # Imported with the first call: a run whose answers are all cached never needs them.
             import httpx
 
+            import engine.providers.attempt  # noqa: F401  (the sender, imported before any wait)
             from engine.providers.transport import Http11Transport
 
             transport = self._transport
@@ -271,6 +273,9 @@ class ProviderPool:
 
     async def _acquire(self, state: _Provider) -> None:
         """Wait out a `Retry-After` pause and the shared rate, then take a provider and a global slot."""
+        # The HTTP client is imported and made before any wait: importing blocks the event
+        # loop, and a call whose shared-rate turn passed meanwhile would go out in a burst.
+        self._http()
         if self._throttle is not None:
             await self._throttle(state.name)
         while True:
@@ -353,9 +358,7 @@ class ProviderPool:
             try:
                 state.attempts += 1
                 started = self._clock()
-                from engine.providers.attempt import send_built  # with httpx, on first use
-
-                outcome = await send_built(self._http(), endpoint, built, timeout_s, parse)
+                outcome = await _send_built()(self._http(), endpoint, built, timeout_s, parse)
                 elapsed = self._clock() - started
             finally:
                 self._global.release()
@@ -483,3 +486,10 @@ def _default_embedders() -> dict[str, LocalEmbedder]:
     from engine.providers.local_embed import LocalEmbeddings
 
     return {"local": LocalEmbeddings()}
+
+
+def _send_built() -> Callable[..., Awaitable[Any]]:
+    """`engine.providers.attempt.send_built`, imported with httpx on the first real call."""
+    from engine.providers.attempt import send_built
+
+    return send_built
