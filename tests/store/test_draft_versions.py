@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -96,6 +97,7 @@ def test_restoring_a_version_is_a_new_version_and_nothing_is_lost(store):
 def test_listing_finding_and_unknown_drafts(store):
     store.save_draft("a", BASE, "New year", pause_s=0)
     store.save_draft("a", BASE + "a", "New year", pause_s=0)
+    time.sleep(0.01)  # saves are stamped to the millisecond: "b" is the newer one
     store.save_draft("b", "title: Blank\n", "Blank", explicit=True, author="ana@example.org")
     listed = {d.id: (d.title, d.versions) for d in store.list_drafts()}
     assert listed == {"a": ("New year", 2), "b": ("Blank", 1)}
