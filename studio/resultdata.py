@@ -18,14 +18,13 @@ from typing import Any
 from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
 from engine.jsvalues import format_score
-from engine.judge.keypoints import KeyPoints
 from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
-from engine.store import CallRow, CellRow
+from engine.store import CellRow
 
 __all__ = [
     "PAGE_SIZE",
@@ -164,19 +163,16 @@ class Results:
 
     @classmethod
     def from_run_rows(
-        cls,
-        blueprint: Blueprint,
-        rows: Sequence[CellRow],
-        run_id: str | None = None,
-        key_points: Mapping[str, KeyPoints] | None = None,
-        calls: Mapping[str, CallRow] | None = None,
+        cls, blueprint: Blueprint, rows: Sequence[CellRow], run_id: str | None = None
     ) -> Results:
-        """Build from a run's stored cells (the engine assembles the comparison).
+        """Build from a run's stored cells alone (the engine assembles the comparison)."""
+        return cls.from_comparison(comparison_from_rows(blueprint, rows), rows, run_id)
 
-        `key_points` are the run's extractions; `calls` is the run's call log, where a run
-        with similarity keeps its embeddings.
-        """
-        comparison = comparison_from_rows(blueprint, rows, key_points, calls)
+    @classmethod
+    def from_comparison(
+        cls, comparison: Comparison, rows: Sequence[CellRow], run_id: str | None = None
+    ) -> Results:
+        """Build from a stored run's comparison (`engine.run.stored_comparison`) and cells."""
         usage = {r.key: _usage_from_row(r) for r in rows}
         return cls(comparison, usage, run_id)
 

@@ -23,9 +23,8 @@ from engine.jsonl import json_error_words, loads_like_js
 from engine.lint import Diagnostic, lint
 from engine.providers.collections import model_collections
 from engine.report import read_comparison
-from engine.run import run_key_points
+from engine.run import stored_comparison
 from engine.settings import home_dir, load_settings
-from engine.similarity import uses_embeddings
 from engine.store import JudgmentRow, RunRecord, Store, open_store
 from studio.gallery import Example, load_examples
 from studio.resultdata import Results
@@ -133,9 +132,8 @@ def _load_results(run_id: str) -> Results | None:
     if blueprint is None:
         return None
     rows = store().cells(run_id)
-    key_points = run_key_points(store(), run_id, blueprint)
-    calls = store().run_calls(run_id, kind="embed") if uses_embeddings(blueprint) else None
-    results = Results.from_run_rows(blueprint, rows, run_id, key_points, calls)
+    comparison = stored_comparison(store(), run_id, blueprint, rows)
+    results = Results.from_comparison(comparison, rows, run_id)
     summary = store().executive_summary(run_id)
     if summary is not None:
         results.comparison.extra["executiveSummary"] = summary

@@ -44,7 +44,7 @@ def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) ->
             err=True,
         )
         sys.exit(1)
-    from engine.run.assemble import comparison_from_rows
+    from engine.run.assemble import stored_comparison
     from engine.run.service import default_out_dir
 
     rows = store.cells(run.id)
@@ -57,7 +57,7 @@ def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) ->
             f"  {shown}  {model}  ({s.get('scored_prompts', 0)} scored, "
             f"{s.get('failed_prompts', 0)} failed)"
         )
-    path = comparison_from_rows(plan.blueprint, rows).write(
+    path = stored_comparison(store, run.id, plan.blueprint, rows).write(
         Path(out_dir) if out_dir else default_out_dir()
     )
     click.echo(f"wrote {path}")

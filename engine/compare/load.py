@@ -38,7 +38,7 @@ def _from_file(path: Path) -> RunView:
 
 def _from_store(run_id: str, store: Store) -> RunView:
     from engine.blueprint import parse_blueprint
-    from engine.run import comparison_from_rows, run_key_points
+    from engine.run import stored_comparison
 
     run = store.get_run(run_id)
     if run is None:
@@ -54,9 +54,7 @@ def _from_store(run_id: str, store: Store) -> RunView:
         blueprint = parse_blueprint(text, source=source if isinstance(source, str) else None)
     except BlueprintError as exc:
         raise InputError(f"{run_id}: the blueprint of this run cannot be read ({exc}).") from None
-    comparison = comparison_from_rows(
-        blueprint, store.cells(run_id), run_key_points(store, run_id, blueprint)
-    )
+    comparison = stored_comparison(store, run_id, blueprint)
     view = view_from_comparison(comparison, run_id)
     view.timestamp = view.timestamp or run.created_at
     return view

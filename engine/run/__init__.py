@@ -1,6 +1,6 @@
 """Runs: the plan (matrix, calls, cost), the call layer (log, cache, provider), execution."""
 
-from engine.run.assemble import comparison_from_rows, replay_rows
+from engine.run.assemble import comparison_from_rows, replay_rows, stored_comparison
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key, judge_request
 from engine.run.estimate import Estimate, estimate_run
 from engine.run.execute import execute_run
@@ -50,5 +50,6 @@ __all__ = [
     "run_key_points",
     "run_sync",
     "stop_run",
+    "stored_comparison",
     "studio_link",
 ]

@@ -13,7 +13,7 @@ from engine.offline import build_comparison
 from engine.report.comparison import Comparison, cell_from_weval
 from engine.scoring.cells import CellScore
 from engine.similarity.tables import embedding_model, uses_embeddings
-from engine.store import CallRow, CellRow
+from engine.store import CallRow, CellRow, Store
 
 __all__ = ["comparison_from_rows", "replay_rows"]
 
@@ -74,3 +74,20 @@ def comparison_from_rows(
 
         attach_similarity(comparison, embedding_model(blueprint), calls)
     return comparison
+
+
+def stored_comparison(
+    store: Store, run_id: str, blueprint: Blueprint, rows: Sequence[CellRow] | None = None
+) -> Comparison:
+    """The comparison of a stored run, as the run itself assembled it.
+
+    Its cells (`rows`, read from the store when not given), the key points it extracted from
+    ideals, and, when the blueprint asks for similarity, the embeddings in its call log: the
+    one place that knows what a stored run's comparison is made of (the studio, `compare`,
+    `summarize` and `run --queue` all read it here).
+    """
+    from engine.run.keypoints import run_key_points
+
+    cells = store.cells(run_id) if rows is None else rows
+    calls = store.run_calls(run_id, kind="embed") if uses_embeddings(blueprint) else None
+    return comparison_from_rows(blueprint, cells, run_key_points(store, run_id, blueprint), calls)

@@ -9,7 +9,7 @@ from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
 from engine.providers import ChatRequest, PriceTable, ProviderPool
 from engine.report.comparison import Comparison
-from engine.run.assemble import comparison_from_rows
+from engine.run.assemble import stored_comparison
 from engine.run.calls import Caller
 from engine.settings import load_settings
 from engine.store import Store
@@ -44,7 +44,7 @@ def load_run_comparison(store: Store, run_id: str) -> Comparison:
     if text is None:
         raise ConfigError(f"The blueprint of run '{run_id}' is missing from the store.")
     blueprint = parse_blueprint(text, source=run.options.get("source"))
-    return comparison_from_rows(blueprint, store.cells(run_id))
+    return stored_comparison(store, run_id, blueprint)
 
 
 def summarize_run(
