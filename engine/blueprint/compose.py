@@ -42,6 +42,7 @@ __all__ = [
     "MAX_ALIAS_ITEMS",
     "MAX_DEPTH",
     "TEXT_PER_ITEM",
+    "UNDEFINED_ALIAS",
     "Composer",
     "construct_scalar",
     "too_deep",
@@ -53,6 +54,9 @@ TEXT_PER_ITEM = 64
 """Characters of text counted as one item (so a repeated long text counts for its length)."""
 MAX_DEPTH = 500
 """How deeply lists and mappings may be nested (js-yaml gives up between 1,000 and 3,000)."""
+
+UNDEFINED_ALIAS = "This `*name` refers to an anchor `&name` that is not defined above it."
+"""The message for an alias whose anchor is not (yet) defined."""
 
 _T = "tag:yaml.org,2002:"
 _BUILDING = object()  # an anchor whose value is still being built
@@ -194,9 +198,7 @@ class Composer:
     def _alias(self, event: Any) -> tuple[Any, Span, int]:
         anchor = self.anchors.get(event.anchor)
         if anchor is None:
-            raise _error(
-                event, "This `*name` refers to an anchor `&name` that is not defined above it."
-            )
+            raise _error(event, UNDEFINED_ALIAS)
         if anchor is _BUILDING:
             raise _error(
                 event,

@@ -15,7 +15,7 @@ import yaml
 from yaml._yaml import CParser
 from yaml.events import CollectionEndEvent, CollectionStartEvent, StreamEndEvent
 
-from engine.blueprint.compose import MAX_DEPTH
+from engine.blueprint.compose import MAX_DEPTH, UNDEFINED_ALIAS
 from engine.blueprint.source import (
     DuplicateKey,
     Span,
@@ -30,6 +30,8 @@ __all__ = ["Loaded", "load_documents"]
 
 _MAX_RECOVERIES = 20
 _UNIT_START = re.compile(r"[^\s#]")
+_ANCHOR = re.compile(r"&([^\s,\[\]{}]+)")
+_ALIAS = re.compile(r"\*([^\s,\[\]{}]+)")
 
 
 @dataclass
@@ -126,9 +128,22 @@ def _blank(text: str, src: SourceText, start: int, end: int) -> str:
     return "".join(out)
 
 
+def _cascade(exc: BlueprintError, src: SourceText, gone: set[str]) -> bool:
+    """Whether `exc` is an alias to an anchor that an earlier recovery blanked out.
+
+    Such an error follows from the first one (the anchor's lines were set aside to read on),
+    so saying it would send the author after a mistake that is not there.
+    """
+    if not gone or exc.message != UNDEFINED_ALIAS or not exc.line:
+        return False
+    found = _ALIAS.match(src.line_text(exc.line), max(0, (exc.column or 1) - 1))
+    return found is not None and found.group(1) in gone
+
+
 def _load_yaml(src: SourceText) -> Loaded:
     result = Loaded()
     text = src.text
+    gone: set[str] = set()  # anchors defined on lines a recovery blanked
     for _ in range(_MAX_RECOVERIES):
         duplicates: list[DuplicateKey] = []
         try:
@@ -143,7 +158,8 @@ def _load_yaml(src: SourceText) -> Loaded:
                 first = context[1]
                 if context[0]:  # an unclosed quote: point at the opening quote
                     line, column = context[1], context[2]
-            result.syntax.append(SyntaxProblem(_word_span(src, line, column), exc.message))
+            if not _cascade(exc, src, gone):
+                result.syntax.append(SyntaxProblem(_word_span(src, line, column), exc.message))
         except Exception:  # RecursionError, encoding errors: unreadable, but never a crash
             result.syntax.append(
                 SyntaxProblem(
@@ -156,6 +172,8 @@ def _load_yaml(src: SourceText) -> Loaded:
         lines = SourceText(text)
         all_lines = [lines.line_text(n) for n in range(1, len(lines.starts) + 1)]
         start, end = _unit_bounds(all_lines, first - 1, line - 1)
+        for index in range(start, end):
+            gone.update(_ANCHOR.findall(all_lines[index]))
         blanked = _blank(text, lines, start, end)
         if blanked == text:
             return result

@@ -245,3 +245,25 @@ def test_a_prompt_cut_by_a_syntax_error_is_not_reported_as_empty():
     assert (6, "yaml-syntax") in found
     assert not any(line in (5, 6) and code != "yaml-syntax" for line, code in found)
     assert (8, "no-criteria") in found  # the prompts after the error are still checked
+
+
+def _bomb_header() -> list[str]:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 9):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
+    return lines
+
+
+def test_an_alias_bomb_is_one_error_not_a_cascade_of_missing_anchors():
+    text = "\n".join([*_bomb_header(), "prompts:\n  - prompt: hi\n    should: [*i]"]) + "\n"
+    found = [d for d in lint(text) if d.code == "yaml-syntax"]
+    assert len(found) == 1, [d.message for d in found]
+    assert "1,000,000 items" in found[0].message and found[0].line == 7
+
+
+def test_an_alias_to_an_anchor_never_written_is_still_reported_after_a_recovery():
+    text = "\n".join([*_bomb_header(), "---", "- prompt: hi", "  should: [*nope]"]) + "\n"
+    found = [(d.line, d.message) for d in lint(text) if d.code == "yaml-syntax"]
+    assert [line for line, _ in found] == [7, 12], found
+    assert "not defined above it" in found[1][1]
