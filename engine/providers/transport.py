@@ -23,6 +23,7 @@ that never quote the answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
 import time
 from collections.abc import Callable
@@ -49,6 +50,14 @@ class _Connection:
 
     def close(self) -> None:
         self.writer.close()
+
+
+_NO_LIMIT = contextlib.nullcontext()
+
+
+def _limit(seconds: float | None) -> contextlib.AbstractAsyncContextManager[object]:
+    """`asyncio.timeout(seconds)`, or nothing at all for no limit (the pool's calls)."""
+    return _NO_LIMIT if seconds is None else asyncio.timeout(seconds)
 
 
 def _timeout(request: httpx.Request, name: str) -> float | None:
@@ -144,7 +153,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
                 self._ssl_context = httpx.create_ssl_context()
             context = self._ssl_context
         try:
-            async with asyncio.timeout(timeout_s):
+            async with _limit(timeout_s):
                 reader, writer = await asyncio.open_connection(
                     host, port, ssl=context, server_hostname=host if context else None,
                     limit=self.max_head_bytes,
@@ -225,7 +234,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
         request: httpx.Request | None,
     ) -> Answer:
         try:
-            async with asyncio.timeout(timeouts[0]):
+            async with _limit(timeouts[0]):
                 conn.writer.write(data)
                 await conn.writer.drain()
         except TimeoutError:
@@ -235,7 +244,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
         except OSError as exc:
             raise httpx.WriteError(f"{exc.strerror or exc}", request=request) from None
         try:
-            async with asyncio.timeout(timeouts[1]):
+            async with _limit(timeouts[1]):
                 return await read_response(
                     conn.reader, method, max_body=self.max_body_bytes, max_head=self.max_head_bytes
                 )
