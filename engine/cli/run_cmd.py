@@ -233,16 +233,20 @@ class _Display:
             self.bar.start()
 
     def update(self, p: Any) -> None:
-        extra = f"cached {p.cached_calls} · failed {p.failed_calls} · ${p.cost_usd:.4f}"
         if self.bar is not None:
+            extra = self._extra(p)
             self.bar.update(self.task, completed=min(p.done_calls, self.total), extra=extra)
             return
         now = time.monotonic()
-        if now - self.last >= 2.0 or p.done_cells == p.total_cells:
+        if now - self.last >= 2.0 or p.done_cells == p.total_cells:  # the text only then
             self.last = now
             click.echo(
-                f"progress {p.done_calls}/{p.total_calls} calls, {p.done_cells}/{p.total_cells} cells, {extra}"
+                f"progress {p.done_calls}/{p.total_calls} calls, {p.done_cells}/{p.total_cells} cells, {self._extra(p)}"
             )
+
+    @staticmethod
+    def _extra(p: Any) -> str:
+        return f"cached {p.cached_calls} · failed {p.failed_calls} · ${p.cost_usd:.4f}"
 
     def close(self) -> None:
         if self.bar is not None:

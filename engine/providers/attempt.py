@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import ssl
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -11,8 +12,10 @@ from typing import Any, TypeVar
 import httpx
 
 from engine.providers import wire
+from engine.providers.direct import DirectPost
 from engine.providers.endpoints import Endpoint, display_url
 from engine.providers.failure import Failure, FailureKind, redact
+from engine.providers.http11 import Answer
 from engine.providers.limits import parse_retry_after
 from engine.providers.types import ChatRequest
 
@@ -145,17 +148,29 @@ async def send_built(
     built: tuple[str, dict[str, str], dict[str, Any]],
     timeout_s: float,
     parse: Callable[[Endpoint, Any], _R],
+    direct: DirectPost | None = None,
 ) -> _R | Failure:
     """Post a built request `(url, headers, body)` once and read its answer with `parse`.
+
+    `direct` (for `client`'s own `Http11Transport`) sends it without the client's layers
+    when that cannot change the request or its outcome.
 
     Never raises for network or protocol trouble: a `Failure` says what went wrong.
     """
     url, headers, body = built
     try:
         async with asyncio.timeout(timeout_s):
-            response = await client.post(
-                _parsed(url), headers=headers, json=body, timeout=timeout_s
-            )
+            if direct is None or not direct.usable():
+                response = await client.post(
+                    _parsed(url), headers=headers, json=body, timeout=timeout_s
+                )
+            elif isinstance(answer := await direct.post(url, headers, body, timeout_s), Answer):
+                try:  # a plain 2xx, the common case (as `_classify` tries it first)
+                    return parse(endpoint, json.loads(answer.body))
+                except (ValueError, wire.WireFormatError):
+                    response = await direct.response(answer, url, headers, body, timeout_s)
+            else:
+                response = answer
     except (TimeoutError, httpx.TimeoutException):
         where = display_url(url)
         return Failure("timeout", f"no answer from {where} within {timeout_s:g} s")

@@ -36,6 +36,8 @@ from engine.providers.types import (
 if TYPE_CHECKING:
     import httpx
 
+    from engine.providers.direct import DirectPost
+
 __all__ = ["RETRY_AFTER_CAP_S", "ProviderCallError", "ProviderPool"]
 
 logger = logging.getLogger(__name__)
@@ -183,6 +185,7 @@ class ProviderPool:
         self._transport = transport
         self._trust_env = environ is None
         self._client: httpx.AsyncClient | None = None  # made on the first call
+        self._direct: DirectPost | None = None  # the client's own transport, without its layers
         self._closed = False
         self._global = gate if gate is not None else asyncio.Semaphore(global_limit)
         self._throttle = throttle
@@ -215,6 +218,7 @@ class ProviderPool:
             import httpx
 
             import engine.providers.attempt  # noqa: F401  (the sender, imported before any wait)
+            from engine.providers.direct import DirectPost
             from engine.providers.transport import Http11Transport
 
             transport = self._transport
@@ -224,6 +228,8 @@ class ProviderPool:
             if transport is None and not own:
                 transport = Http11Transport(self.global_limit)
             self._client = httpx.AsyncClient(transport=transport, trust_env=self._trust_env)
+            if isinstance(transport, Http11Transport):  # the client's only transport then
+                self._direct = DirectPost(self._client, transport)
         return self._client
 
     async def aclose(self) -> None:
@@ -358,7 +364,9 @@ class ProviderPool:
             try:
                 state.attempts += 1
                 started = self._clock()
-                outcome = await _send_built()(self._http(), endpoint, built, timeout_s, parse)
+                outcome = await _send_built()(
+                    self._http(), endpoint, built, timeout_s, parse, self._direct
+                )
                 elapsed = self._clock() - started
             finally:
                 self._global.release()

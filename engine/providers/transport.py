@@ -8,8 +8,10 @@ against a 50 ms fake server (900 calls: 1.75 s, 1.25 × ideal). This transport d
 HTTP/1.1 work in ~0.2 ms per call (900 calls: ~1.55 s, 1.1 × ideal); `python -m
 bench.transport` compares them. It is used through a normal `httpx.AsyncClient`, which still
 builds requests, decodes gzip and applies proxies (proxied URLs go through httpx's own
-transports). Answers are read by `engine.providers.http11`, which follows h11's grammar (a
-conformance suite checks both against the same bytes) at a tenth of its cost.
+transports); the pool's own calls skip the client's per-request layers through
+`engine.providers.direct`, which writes the same bytes. Answers are read by
+`engine.providers.http11`, which follows h11's grammar (a conformance suite checks both
+against the same bytes) at a tenth of its cost.
 
 Scope: HTTP/1.1 (and 1.0 answers) over TCP or TLS, request bodies sent whole, response
 bodies read whole (Content-Length, chunked, or until close) up to `max_body_bytes`, heads up
@@ -21,17 +23,19 @@ that never quote the answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
 import time
 from collections.abc import Callable
 
 import httpx
 
-from engine.providers.http11 import MAX_BODY, MAX_HEAD, ProtocolError, read_response
+from engine.providers.http11 import MAX_BODY, MAX_HEAD, Answer, ProtocolError, read_response
 
-__all__ = ["Http11Transport"]
+__all__ = ["Http11Transport", "Origin", "answer_response", "request_head"]
 
-_Origin = tuple[str, str, int]
+Origin = tuple[str, str, int]
+"""(scheme, host, port) of a connection."""
 
 
 class _Connection:
@@ -48,13 +52,32 @@ class _Connection:
         self.writer.close()
 
 
+_NO_LIMIT = contextlib.nullcontext()
+
+
+def _limit(seconds: float | None) -> contextlib.AbstractAsyncContextManager[object]:
+    """`asyncio.timeout(seconds)`, or nothing at all for no limit (the pool's calls)."""
+    return _NO_LIMIT if seconds is None else asyncio.timeout(seconds)
+
+
 def _timeout(request: httpx.Request, name: str) -> float | None:
     timeouts = request.extensions.get("timeout")
     value = timeouts.get(name) if isinstance(timeouts, dict) else None
     return float(value) if isinstance(value, int | float) else None
 
 
-def _head(request: httpx.Request, body: bytes) -> bytes:
+def answer_response(answer: Answer) -> httpx.Response:
+    """The httpx response of an answer read whole (its body still content-encoded)."""
+    return httpx.Response(
+        answer.status,
+        headers=answer.headers,
+        stream=httpx.ByteStream(answer.body),
+        extensions={"http_version": answer.version, "reason_phrase": answer.reason},
+    )
+
+
+def request_head(request: httpx.Request, body: bytes) -> bytes:
+    """The bytes of `request`'s head as this transport writes them (`body` is sent whole)."""
     lines = [b"%s %s HTTP/1.1\r\n" % (request.method.encode("ascii"), request.url.raw_path)]
     has_length = False
     for name, value in request.headers.raw:
@@ -97,11 +120,11 @@ class Http11Transport(httpx.AsyncBaseTransport):
         self.keepalive_expiry_s = keepalive_expiry_s
         self._ssl_context = ssl_context
         self._clock = clock
-        self._idle: dict[_Origin, list[_Connection]] = {}
-        self._slots: dict[_Origin, asyncio.Semaphore] = {}
+        self._idle: dict[Origin, list[_Connection]] = {}
+        self._slots: dict[Origin, asyncio.Semaphore] = {}
         self._closed = False
 
-    def _checkout(self, origin: _Origin) -> _Connection | None:
+    def _checkout(self, origin: Origin) -> _Connection | None:
         idle = self._idle.get(origin)
         now = self._clock()
         while idle:
@@ -112,7 +135,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
             conn.close()
         return None
 
-    def _checkin(self, origin: _Origin, conn: _Connection) -> None:
+    def _checkin(self, origin: Origin, conn: _Connection) -> None:
         idle = self._idle.setdefault(origin, [])
         if self._closed or len(idle) >= self.limit:
             conn.close()
@@ -120,7 +143,9 @@ class Http11Transport(httpx.AsyncBaseTransport):
         conn.idle_since = self._clock()
         idle.append(conn)
 
-    async def _connect(self, origin: _Origin, request: httpx.Request) -> _Connection:
+    async def _connect(
+        self, origin: Origin, timeout_s: float | None, request: httpx.Request | None
+    ) -> _Connection:
         scheme, host, port = origin
         context: ssl.SSLContext | None = None
         if scheme == "https":
@@ -128,7 +153,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
                 self._ssl_context = httpx.create_ssl_context()
             context = self._ssl_context
         try:
-            async with asyncio.timeout(_timeout(request, "connect")):
+            async with _limit(timeout_s):
                 reader, writer = await asyncio.open_connection(
                     host, port, ssl=context, server_hostname=host if context else None,
                     limit=self.max_head_bytes,
@@ -153,28 +178,64 @@ class Http11Transport(httpx.AsyncBaseTransport):
             raise httpx.UnsupportedProtocol(f"unsupported URL scheme {url.scheme!r}")
         origin = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
         body = await request.aread()
+        answer = await self.round_trip(
+            origin,
+            request_head(request, body) + body,
+            request.method,
+            timeouts=(_timeout(request, "connect"), _timeout(request, "write"),
+                      _timeout(request, "read")),
+            request=request,
+        )  # fmt: skip
+        return answer_response(answer)
+
+    async def round_trip(
+        self,
+        origin: Origin,
+        data: bytes,
+        method: str,
+        *,
+        timeouts: tuple[float | None, float | None, float | None] = (None, None, None),
+        request: httpx.Request | None = None,
+    ) -> Answer:
+        """Write a whole request (`data`: head and body) on a pooled connection; read the answer.
+
+        Args:
+            origin: (scheme, host, port) of the request; the scheme is `http` or `https`.
+            data: The request's bytes as they go on the wire.
+            method: The request's method (a `HEAD` answer has no body).
+            timeouts: Seconds (None: no limit) to connect, to write and to read the answer.
+            request: The request the errors are about, if there is one.
+
+        Raises:
+            httpx.TransportError: The connection or the answer failed (in plain words).
+        """
         slots = self._slots.get(origin)
         if slots is None:
             slots = self._slots[origin] = asyncio.Semaphore(self.limit)
         async with slots:
-            conn = self._checkout(origin) or await self._connect(origin, request)
+            conn = self._checkout(origin) or await self._connect(origin, timeouts[0], request)
             try:
-                response, keep_alive = await self._exchange(conn, request, body)
+                answer = await self._exchange(conn, data, method, timeouts[1:], request)
             except BaseException:
                 conn.close()
                 raise
-        if keep_alive:
+        if answer.keep_alive:
             self._checkin(origin, conn)
         else:
             conn.close()
-        return response
+        return answer
 
     async def _exchange(
-        self, conn: _Connection, request: httpx.Request, body: bytes
-    ) -> tuple[httpx.Response, bool]:
+        self,
+        conn: _Connection,
+        data: bytes,
+        method: str,
+        timeouts: tuple[float | None, float | None],
+        request: httpx.Request | None,
+    ) -> Answer:
         try:
-            async with asyncio.timeout(_timeout(request, "write")):
-                conn.writer.write(_head(request, body) + body)
+            async with _limit(timeouts[0]):
+                conn.writer.write(data)
                 await conn.writer.drain()
         except TimeoutError:
             raise httpx.WriteTimeout(
@@ -183,12 +244,9 @@ class Http11Transport(httpx.AsyncBaseTransport):
         except OSError as exc:
             raise httpx.WriteError(f"{exc.strerror or exc}", request=request) from None
         try:
-            async with asyncio.timeout(_timeout(request, "read")):
-                answer = await read_response(
-                    conn.reader,
-                    request.method,
-                    max_body=self.max_body_bytes,
-                    max_head=self.max_head_bytes,
+            async with _limit(timeouts[1]):
+                return await read_response(
+                    conn.reader, method, max_body=self.max_body_bytes, max_head=self.max_head_bytes
                 )
         except TimeoutError:
             raise httpx.ReadTimeout("the server did not answer in time", request=request) from None
@@ -208,13 +266,6 @@ class Http11Transport(httpx.AsyncBaseTransport):
             raise httpx.RemoteProtocolError(f"malformed answer: {exc}", request=request) from None
         except OSError as exc:
             raise httpx.ReadError(f"{exc.strerror or exc}", request=request) from None
-        response = httpx.Response(
-            answer.status,
-            headers=answer.headers,
-            stream=httpx.ByteStream(answer.body),
-            extensions={"http_version": answer.version, "reason_phrase": answer.reason},
-        )
-        return response, answer.keep_alive
 
     async def aclose(self) -> None:
         """Close every idle connection; busy ones close when their exchange ends."""

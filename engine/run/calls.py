@@ -410,14 +410,14 @@ class Caller:
             )
         if call is None and entry is None:
             return
-        await asyncio.wrap_future(self.writer.record_call(call, entry))
+        await self.writer.committed(self.writer.record_call(call, entry))
         if call is not None and result is not None:
             self._logged.add(key)
 
     async def _reuse(self, key: str) -> None:
         """Log one more use of this run's logged answer `key`."""
         if self.run_id is not None:
-            await asyncio.wrap_future(self.writer.record_reuse(self.run_id, key))
+            await self.writer.committed(self.writer.record_reuse(self.run_id, key))
 
 
 def _result(response: ChatResponse | EmbedResponse) -> CallResult:

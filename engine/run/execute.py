@@ -149,7 +149,7 @@ class _Runner:
     async def _heartbeat(self) -> None:
         while True:
             with contextlib.suppress(StoreError):  # a liveness signal: the next beat retries
-                await asyncio.wrap_future(self.writer.heartbeat(self.run_id, self._totals()))
+                await self.writer.committed(self.writer.heartbeat(self.run_id, self._totals()))
             await asyncio.sleep(1.0)
 
     def _local_failure(self, exc: StoreError) -> None:
@@ -205,9 +205,8 @@ class _Runner:
                 return
             try:
                 conv, score = await self._cell(cell)
-                await asyncio.wrap_future(
-                    self.writer.record_cell(cell_row(self.run_id, conv, score))
-                )
+                written = self.writer.record_cell(cell_row(self.run_id, conv, score))
+                await self.writer.committed(written)
             except RunStopped:
                 return
             except StoreError as exc:  # a local failure: left unrecorded for a resume

@@ -57,6 +57,14 @@ class RunWriter(Protocol):
         """Mark a running run alive and store its counters so far."""
         ...
 
+    async def committed(self, future: Future[None]) -> None:
+        """Wait in the running event loop for `future`, a write of this writer, to resolve.
+
+        Raises:
+            StoreError: The write failed.
+        """
+        ...
+
     def close(self) -> None:
         """Commit what is queued and stop."""
         ...

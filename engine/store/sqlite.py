@@ -33,7 +33,6 @@ class SQLiteStore(SQLStore):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._conn() as conn:
                 conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("PRAGMA synchronous = NORMAL")
                 migrate(conn)
         except sqlite3.Error as exc:
             raise store_error(self.path if path is None else Path(path), exc) from None

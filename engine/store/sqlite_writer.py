@@ -15,10 +15,16 @@ __all__ = ["SQLiteWriter", "connect_sqlite", "store_error"]
 
 
 def connect_sqlite(path: Path) -> sqlite3.Connection:
-    """Open a connection the way the store uses them (autocommit; BEGIN for transactions)."""
+    """Open a connection the way the store uses them (autocommit; BEGIN for transactions).
+
+    `synchronous = NORMAL` is a setting of each connection, not of the file: in WAL mode a
+    commit then survives the process being killed, and is not flushed to the disk one by one
+    (a flush per commit cost ~3.5 ms here, on every write of a run).
+    """
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA synchronous = NORMAL")
     return conn
 
 

@@ -3,15 +3,18 @@
 A run makes many small writes. `BatchWriter` is a thread with its own connection that
 applies them in small batches, one transaction each; a write's future resolves only after
 its batch is committed, so a finished call is stored before it is counted. A backend says
-how to connect and how to apply one batch.
+how to connect and how to apply one batch. An event loop waits for a write with
+`committed`: the writer wakes each loop once per batch, not once per write.
 """
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import threading
 from abc import ABC, abstractmethod
 from concurrent.futures import Future
+from contextlib import suppress
 from typing import Any, Generic, TypeVar
 
 from engine.errors import StoreError
@@ -164,6 +167,23 @@ def claim(item: Item) -> Item:
 
 C = TypeVar("C")
 
+_Waiter = tuple[asyncio.AbstractEventLoop, "asyncio.Future[None]"]
+
+
+def _settle(pairs: list[tuple[Future[None], asyncio.Future[None]]]) -> None:
+    """In a waiting loop: copy each resolved write's outcome to its waiter."""
+    for future, waiter in pairs:
+        if waiter.done():  # the wait was cancelled
+            continue
+        if future.cancelled():
+            waiter.cancel()
+            continue
+        error = future.exception()
+        if error is not None:
+            waiter.set_exception(error)
+        else:
+            waiter.set_result(None)
+
 
 class BatchWriter(ABC, Generic[C]):
     """A thread that owns one connection `C` and applies writes in small committed batches."""
@@ -171,6 +191,9 @@ class BatchWriter(ABC, Generic[C]):
     def __init__(self, batch: int = 64) -> None:
         self._batch = batch
         self._queue: queue.Queue[Item | None] = queue.Queue()
+        # Futures awaited through `committed`, with the loop and the loop's future to settle.
+        self._waiters: dict[Future[None], _Waiter] = {}
+        self._waiters_lock = threading.Lock()
         self._thread = threading.Thread(target=self._loop, name="store-writer", daemon=True)
         self._thread.start()
 
@@ -193,6 +216,41 @@ class BatchWriter(ABC, Generic[C]):
             StoreError: No connection can be had; the batch fails with this error.
         """
         return conn
+
+    async def committed(self, future: Future[None]) -> None:
+        """Wait, in the running event loop, for a write of this writer to be committed.
+
+        What `await asyncio.wrap_future(future)` does, for less: the writer settles the
+        waiters of a whole batch with one call into each loop. A cancelled wait leaves the
+        write to be made all the same.
+
+        Raises:
+            StoreError: The write failed.
+        """
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        with self._waiters_lock:
+            pending = not future.done()
+            if pending:
+                self._waiters[future] = (loop, waiter)
+        if not pending:
+            return future.result()
+        await waiter
+
+    def _wake(self, futures: list[Future[None]]) -> None:
+        """Settle the loops' waiters of `futures` (all resolved): one call per loop."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Future[None], asyncio.Future[None]]]]
+        by_loop = {}
+        with self._waiters_lock:
+            if not self._waiters:
+                return
+            for future in futures:
+                found = self._waiters.pop(future, None)
+                if found is not None:
+                    by_loop.setdefault(found[0], []).append((future, found[1]))
+        for loop, pairs in by_loop.items():
+            with suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(_settle, pairs)
 
     def _submit(self, statements: Write) -> Future[None]:
         future: Future[None] = Future()
@@ -237,6 +295,7 @@ class BatchWriter(ABC, Generic[C]):
         except StoreError as error:
             while (item := self._queue.get()) is not None:
                 claim(item)[1].set_exception(error)
+                self._wake([item[1]])
             return
         try:
             stop = False
@@ -254,13 +313,18 @@ class BatchWriter(ABC, Generic[C]):
                         stop = True
                         break
                     items.append(nxt)
+                futures = [future for _, future in items]
                 items = [claim(item) for item in items]
                 try:
                     conn = self._ready(conn)
                 except StoreError as error:
                     for _, future in items:
                         future.set_exception(error)
+                    self._wake(futures)
                     continue
-                self._apply(conn, items)
+                try:
+                    self._apply(conn, items)
+                finally:
+                    self._wake(futures)
         finally:
             self._close(conn)

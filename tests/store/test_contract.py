@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from collections.abc import Callable
@@ -122,6 +123,27 @@ def test_writer_commits_before_resolving(store):
         raised = "store write failed" in str(exc)
     assert raised
     writer.close()
+
+
+def test_an_event_loop_waits_for_commits_batch_by_batch(store):
+    writer = store.writer()
+    keys = [f"k{i}" for i in range(300)]
+
+    async def main() -> None:
+        writes = [writer.record_call(None, CacheEntry(k, "generate", "m", "{}")) for k in keys]
+        bad = writer.record_cell(CellRow("nope", "p", "m", "m", "scored"))  # no such run
+        waits = [asyncio.ensure_future(writer.committed(w)) for w in writes]
+        waits[7].cancel()  # a waiter that gives up: its write is made all the same
+        await asyncio.gather(*waits[8:])
+        # each write is committed once its wait is over: a separate connection sees it
+        assert len(store.cache_lookup(keys)) == 300
+        with pytest.raises(StoreError, match="store write failed"):
+            await writer.committed(bad)
+        await writer.committed(writes[0])  # already resolved: returns at once
+
+    asyncio.run(main())
+    writer.close()
+    assert len(store.cache_lookup(keys)) == 300
 
 
 def test_drafts(store):

@@ -24,6 +24,17 @@ def test_the_file_is_wal_with_the_expected_columns(tmp_path):
     assert {"run_id", "prompt_id", "model_id", "score", "response", "result", "cost_usd"} <= cols
 
 
+def test_every_connection_commits_without_a_flush_per_commit(tmp_path):
+    store = SQLiteStore(tmp_path / "s.db")
+    with store._conn() as conn:  # a read or write of the store
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL, not FULL (2)
+    writer = store.writer()
+    try:
+        assert writer._open().execute("PRAGMA synchronous").fetchone()[0] == 1
+    finally:
+        writer.close()
+
+
 @pytest.mark.parametrize("content", [b"this is not a database at all" * 100, b"SQLite format 3\0"])
 def test_a_garbage_or_truncated_file_says_what_to_do(tmp_path, content):
     path = tmp_path / "studio.db"
