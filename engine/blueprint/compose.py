@@ -141,8 +141,11 @@ _MERGE = "<<"
 class Composer:
     """Builds the documents of one YAML stream from libyaml's events."""
 
-    def __init__(self, duplicates: list[DuplicateKey] | None) -> None:
+    def __init__(
+        self, duplicates: list[DuplicateKey] | None, restore: dict[int, str] | None = None
+    ) -> None:
         self.duplicates = duplicates
+        self.restore = restore  # characters `mask_unicode_breaks` hid, given back to texts
         self.anchors: dict[str, Any] = {}
         self.expanded = 0
 
@@ -156,6 +159,8 @@ class Composer:
             kind = type(event)
             if kind is ScalarEvent:
                 value = construct_scalar(event)
+                if self.restore is not None and isinstance(value, str):
+                    value = value.translate(self.restore)
                 span = Span.of(event)
                 size = 1 + len(event.value) // TEXT_PER_ITEM
                 if event.anchor is not None:

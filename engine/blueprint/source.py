@@ -28,7 +28,7 @@ from engine.blueprint.spans import (
     span_of_value,
     without_key,
 )
-from engine.blueprint.text import line_column
+from engine.blueprint.text import line_column, mask_unicode_breaks, unmask_message
 from engine.blueprint.yamlerrors import explain_reader_error, explain_syntax_error
 from engine.errors import BlueprintError
 
@@ -79,6 +79,7 @@ def load_yaml_documents(
         text = text[1:]
     if not text.endswith("\n"):
         text += "\n"  # js-yaml appends a final newline; block scalars at EOF keep theirs
+    text, restore = mask_unicode_breaks(text)
     try:
         parser = CParser(text)
     except UnicodeEncodeError as exc:  # a lone surrogate: no file holds one, but a string can
@@ -90,11 +91,13 @@ def load_yaml_documents(
             column=column,
         ) from None
     try:
-        return Composer(duplicates).documents(parser.get_event)
+        return Composer(duplicates, restore).documents(parser.get_event)
     except yaml.MarkedYAMLError as exc:
-        raise explain_syntax_error(exc, text) from None
+        raise _unmasked(explain_syntax_error(exc, text), restore) from None
     except yaml.reader.ReaderError as exc:
-        raise explain_reader_error(exc, text) from None
+        raise _unmasked(explain_reader_error(exc, text), restore) from None
+    except BlueprintError as exc:
+        raise _unmasked(exc, restore) from None
     except yaml.YAMLError as exc:  # libyaml always gives a position; this is a safety net
         raise BlueprintError(
             "This text cannot be read as YAML. Check that this is a blueprint file.",
@@ -104,6 +107,19 @@ def load_yaml_documents(
         ) from None
     finally:
         parser.dispose()
+
+
+def _unmasked(error: BlueprintError, restore: dict[int, str] | None) -> BlueprintError:
+    """`error` as it reads about the text before `mask_unicode_breaks`."""
+    if restore is None:
+        return error
+    return BlueprintError(
+        unmask_message(error.message, restore),
+        file=error.file,
+        line=error.line,
+        column=error.column,
+        upstream=error.upstream,
+    )
 
 
 def _reject_constant(name: str) -> Any:

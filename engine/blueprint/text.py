@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import re
+from itertools import chain
 from typing import Any
 
 from engine.jsvalues import js_string
 
-__all__ = ["EXCERPT_CHARS", "bounded_message", "excerpt", "line_column", "short"]
+__all__ = [
+    "EXCERPT_CHARS",
+    "LINE_BREAK",
+    "bounded_message",
+    "excerpt",
+    "line_column",
+    "mask_unicode_breaks",
+    "short",
+    "unmask_message",
+]
 
 EXCERPT_CHARS = 40
 
@@ -38,19 +49,62 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS, *, quote: bool = True) -> str
     return f'"{shown}"' if quote else shown
 
 
-_BREAKS = ("\n", "\x85", "\u2028", "\u2029")
+LINE_BREAK = re.compile(r"\r\n|[\r\n]")
+"""A line break as js-yaml (YAML 1.2) counts them: LF, CR or CR LF, never U+0085/U+2028/U+2029."""
+
+_UNICODE_BREAKS = "\x85\u2028\u2029"
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:
-    """The 1-based line and column of a character offset, counted as libyaml counts them.
+    """The 1-based line and column of a character offset.
 
-    Lines end at LF, CR (CR LF counts once), U+0085, U+2028 and U+2029.
+    Lines end at LF, CR (CR LF counts once), as js-yaml and text editors count them;
+    U+0085, U+2028 and U+2029 are ordinary characters (YAML 1.2).
     """
     head = text[:offset]
-    crlf = head.count("\r\n")
-    line = 1 + sum(head.count(ch) for ch in _BREAKS) + head.count("\r") - crlf
-    start = max(head.rfind(ch) for ch in (*_BREAKS, "\r")) + 1
+    line = 1 + head.count("\n") + head.count("\r") - head.count("\r\n")
+    start = max(head.rfind("\n"), head.rfind("\r")) + 1
     return line, offset - start + 1
+
+
+def mask_unicode_breaks(text: str) -> tuple[str, dict[int, str] | None]:
+    r"""Hide U+0085, U+2028 and U+2029 from libyaml, which takes them for line breaks (YAML 1.1).
+
+    js-yaml (YAML 1.2) reads them as ordinary characters of a text. Each one present becomes
+    a private-use character that neither appears in `text` nor is written there as an escape
+    (`\uE000` in quotes), so libyaml reads it as js-yaml reads the original; offsets, lines
+    and columns are unchanged, as each character is replaced by one character.
+
+    Returns:
+        The masked text, and the translation table that gives the original characters back
+        (None when `text` holds none of them, or uses every private-use character: the text
+        is then returned as is).
+    """
+    present = [ch for ch in _UNICODE_BREAKS if ch in text]
+    if not present:
+        return text, None
+    lowered = text.lower()
+    free = (
+        chr(code)
+        for code in chain(range(0xE000, 0xF900), range(0xF0000, 0xFFFFE))
+        if chr(code) not in text and f"{code:04x}" not in lowered
+    )
+    masks = {ch: next(free, "") for ch in present}
+    if "" in masks.values():  # a text made of private-use characters: read it as libyaml does
+        return text, None
+    masked = text.translate({ord(ch): mask for ch, mask in masks.items()})
+    return masked, {ord(mask): ch for ch, mask in masks.items()}
+
+
+def unmask_message(message: str, restore: dict[int, str]) -> str:
+    """A message written about a masked text, as it reads about the original.
+
+    A masked character quoted in it (as `excerpt` writes it, or as is) becomes a space, as
+    `excerpt` shows the original line breaks.
+    """
+    for code in restore:
+        message = message.replace(f"\\u{code:04x}", " ").replace(chr(code), " ")
+    return message
 
 
 def short(value: Any) -> str:

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 import yaml
 from yaml._yaml import CParser
 from yaml.events import CollectionEndEvent, CollectionStartEvent, ScalarEvent, StreamEndEvent
 
-from engine.blueprint.text import excerpt, line_column
+from engine.blueprint.text import LINE_BREAK, excerpt, line_column
 from engine.errors import BlueprintError
 
 __all__ = ["explain_reader_error", "explain_syntax_error"]
 
-_BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 _MAX_DEPTH = 500
 _RESERVED = {
     "@": "`@` is reserved in YAML",
@@ -40,7 +38,7 @@ class _Lines:
         self.above: int | None = None
         number, start = 1, 0
         last = max([*wanted, upto])
-        for match in _BREAK.finditer(text):
+        for match in LINE_BREAK.finditer(text):
             self._see(number, text[start : match.start()], wanted, upto)
             number, start = number + 1, match.end()
             if number > last:
@@ -247,7 +245,7 @@ def explain_reader_error(exc: yaml.reader.ReaderError, text: str) -> BlueprintEr
     """Turn libyaml's reader error (a character YAML does not allow) into a positioned error.
 
     libyaml reports the offset in UTF-8 bytes; it is turned into a 1-based line and column
-    counted in characters, lines ending at LF, CR, U+0085, U+2028 or U+2029 as in YAML 1.1.
+    counted in characters, lines ending at LF or CR as js-yaml counts them (`line_column`).
     """
     encoded = text.encode("utf-8", "surrogatepass")[: max(exc.position, 0)]
     line, column = line_column(text, len(encoded.decode("utf-8", "ignore")))

@@ -239,7 +239,8 @@ def resolve_refusal(
     try:
         addresses = (resolve or _default_resolve)(host)
     except OSError as exc:
-        return f"Refusing to call '{host}': its name does not resolve ({exc})."
+        reason = exc.strerror or "no answer"  # never Python's `[Errno -2] ...` wording
+        return f"Refusing to call '{host}': its name does not resolve ({reason})."
     if not addresses:
         return f"Refusing to call '{host}': its name does not resolve."
     for address in addresses:

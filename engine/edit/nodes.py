@@ -15,6 +15,7 @@ from yaml._yaml import CParser
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
+from engine.blueprint.text import mask_unicode_breaks
 from engine.errors import BlueprintError
 
 __all__ = [
@@ -71,7 +72,7 @@ def compose_all(text: str) -> list[Node]:
         EditError: The text is not valid YAML; the edit cannot be placed.
     """
     try:
-        loader = _Composer(text)
+        loader = _Composer(mask_unicode_breaks(text)[0])  # positions as the parser has them
         try:
             nodes = []
             while loader.check_node():

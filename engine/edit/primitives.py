@@ -11,6 +11,7 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from engine.blueprint.text import LINE_BREAK
 from engine.edit import render
 from engine.edit.nodes import (
     EditError,
@@ -61,7 +62,7 @@ def _literal_ok(text: str, end: int, column: int) -> bool:
     at = line_end(text, end) if end and text[end - 1] not in "\r\n" else end
     if text[end:at].strip():  # a comment after the value, on its last line
         return False
-    for line in text[at:].splitlines():
+    for line in LINE_BREAK.split(text[at:]):
         if line.strip():
             indent = len(line) - len(line.lstrip(" "))
             return not (line.lstrip(" ").startswith("#") and indent > column)

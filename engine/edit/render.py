@@ -24,6 +24,8 @@ __all__ = ["block_entry", "block_item", "flow", "scalar", "value_after"]
 _local = threading.local()
 _FLOW_PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .:/@+-]*")
 """Plain text that reads the same in every flow context (else a value is double-quoted)."""
+_ESCAPED_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+"""ruamel.yaml ends lines at these (YAML 1.1); js-yaml reads them as characters of a text."""
 
 
 def _yaml() -> YAML:
@@ -44,7 +46,8 @@ def scalar(value: Any, column: int, *, literal: bool = True) -> str:
     """Write a scalar owned by a key or dash at `column` (a block scalar's lines go deeper).
 
     Multi-line text is a `|` block, or a one-line double-quoted string when not `literal`
-    (a block would swallow a more indented comment that follows it).
+    (a block would swallow a more indented comment that follows it). Text holding U+0085,
+    U+2028 or U+2029 is always double-quoted, with those characters escaped.
 
     Returns:
         The text after `key: ` / `- `; continuation lines carry their full indentation.
@@ -55,6 +58,8 @@ def scalar(value: Any, column: int, *, literal: bool = True) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         value = _number(value)
+    if isinstance(value, str) and any(chr(code) in value for code in _ESCAPED_BREAKS):
+        return json.dumps(value, ensure_ascii=False).translate(_ESCAPED_BREAKS)
     if isinstance(value, str) and "\n" in value:
         if not literal:
             return json.dumps(value, ensure_ascii=False)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["editable_value", "judges_of", "turns"]
+from engine.blueprint.source import load_yaml_documents
+from engine.errors import BlueprintError
+
+__all__ = ["editable_value", "judges_of", "turns", "typed_value"]
 
 
 def editable_value(name: str, value: Any) -> bool:
@@ -67,3 +70,21 @@ def turns(value: Any) -> list[tuple[str, str | None]]:
     return (
         [t for t in (_turn(m) for m in value) if t is not None] if isinstance(value, list) else []
     )
+
+
+def typed_value(text: str) -> Any:
+    """One value typed in a form field, read as the blueprint reader reads YAML.
+
+    That is js-yaml 4's rules (`yes` and `1:30` stay texts, `0o17` is 15), with its bounds:
+    anchors that would expand past the limit, or nesting too deep, are refused.
+
+    Raises:
+        ValueError: The text is not one YAML value; the message says why, in plain words.
+    """
+    try:
+        docs = load_yaml_documents(text)
+    except BlueprintError as exc:
+        raise ValueError(exc.message) from None
+    if len(docs) > 1:
+        raise ValueError("This field holds one value, not several YAML documents.")
+    return docs[0][0] if docs else None

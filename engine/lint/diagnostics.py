@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from engine.blueprint.text import LINE_BREAK
 
 __all__ = [
     "CODES",
@@ -141,13 +142,10 @@ class Diagnostic(BaseModel):
         )
 
 
-_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
-
-
 def line_offsets(text: str) -> list[int]:
-    """Return the offset where each line starts, with YAML's line breaks (CR, LF, CRLF, NEL, LS, PS)."""
-    if "\r" in text or "\x85" in text or "\u2028" in text or "\u2029" in text:
-        return [0, *(m.end() for m in _BREAK.finditer(text))]
+    """Return the offset where each line starts, lines ending at LF, CR or CR LF (`LINE_BREAK`)."""
+    if "\r" in text:
+        return [0, *(m.end() for m in LINE_BREAK.finditer(text))]
     return list(accumulate((len(line) + 1 for line in text.split("\n")[:-1]), initial=0))
 
 

@@ -23,6 +23,7 @@ from engine.blueprint.source import (
     load_json_documents,
     load_yaml_documents,
 )
+from engine.blueprint.text import mask_unicode_breaks
 from engine.errors import BlueprintError
 from engine.lint.text import SourceText
 
@@ -68,7 +69,7 @@ def _context_mark(text: str) -> tuple[bool, int, int] | None:
     Returns (is_unclosed_quote, line, column), or None.
     """
     try:
-        parser = CParser(text)
+        parser = CParser(mask_unicode_breaks(text)[0])  # lines as the loader counts them
     except UnicodeEncodeError:  # a lone surrogate, reported by the loader
         return None
     depth = 0
@@ -122,7 +123,7 @@ def _blank(text: str, src: SourceText, start: int, end: int) -> str:
         stop = src.starts[index + 1] if index + 1 < len(src.starts) else len(text)
         chunk = text[begin:stop]
         if start <= index < end:
-            body = chunk.rstrip("\r\n\x85\u2028\u2029")
+            body = chunk.rstrip("\r\n")
             chunk = chunk[len(body) :]
         out.append(chunk)
     return "".join(out)

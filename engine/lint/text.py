@@ -53,7 +53,7 @@ class SourceText:
             return ""
         start = self.starts[line - 1]
         end = self.starts[line] if line < len(self.starts) else len(self.text)
-        return self.text[start:end].rstrip("\r\n\x85\u2028\u2029")
+        return self.text[start:end].rstrip("\r\n")
 
     def slice(self, span: Span) -> str:
         """Return the text a span covers."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -283,7 +284,9 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
             conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, now()))
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite ends it by itself on some errors (a full disk)
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
             raise
         applied.append(name)
     return applied

@@ -30,6 +30,7 @@ from engine.edit import (
     ToggleInverted,
 )
 from engine.edit.form import BlockView, PointView, PromptView
+from engine.edit.values import typed_value
 from studio.components.form_fields import plain
 from studio.components.form_state import PREFIX, do, show_diagnostics, value
 from studio.textsafe import safe_markdown
@@ -90,10 +91,7 @@ def parse_args(kind: str, key: str) -> tuple[Any, bool]:
     if kind == "range":
         return [int(value(f"{key}:min") or 0), int(value(f"{key}:max") or 0)], True
     typed = str(value(f"{key}:arg") or "")
-    try:
-        return yaml.safe_load(typed) if typed.strip() else None, bool(typed.strip())
-    except yaml.YAMLError:
-        raise ValueError("not YAML") from None
+    return typed_value(typed) if typed.strip() else None, bool(typed.strip())
 
 
 def _spec(point: PointView, key: str) -> PointSpec:

@@ -11,6 +11,7 @@ from engine.blueprint.compose import MAX_ALIAS_ITEMS, MAX_DEPTH
 from engine.blueprint.scalars import resolve_plain, timestamp_json
 from engine.blueprint.source import load_json_documents, load_yaml_documents
 from engine.errors import BlueprintError
+from engine.lint import lint
 
 
 def _value(text: str) -> object:
@@ -236,7 +237,8 @@ def test_deep_json_is_a_positioned_error() -> None:
     [
         ("title: x\nprompt: h\x00i\n", 2, 10),
         ("title: é\x07\n", 1, 9),
-        ("a: b\n\u2028c: \x01\n", 3, 4),
+        # U+2028 is no line break for js-yaml (YAML 1.2) nor for editors: line 2, column 5
+        ("a: b\n\u2028c: \x01\n", 2, 5),
     ],
 )
 def test_control_characters_are_reported_at_their_position(
@@ -277,3 +279,48 @@ def test_a_lone_surrogate_is_positioned() -> None:
     with pytest.raises(BlueprintError) as info:
         load_yaml_documents("title: x\nprompt: a\ud800b\n")
     assert (info.value.line, info.value.column) == (2, 10)
+
+
+UNICODE_BREAKS = [
+    # (text of the first prompt, and of its point, as written; js-yaml reads both as they are)
+    ("hi\u2028there", "a\u2029b"),
+    ("caf\u00e9\u0085 ok", "x\u2028 y"),
+    ('"quoted\u2028text"', "'single\u2029quoted'"),
+    ("|\n    line one\u2028still one\n    line two", "p"),
+    (">\n    folded\u0085\n    more", "q"),
+]
+
+
+@pytest.mark.parametrize(("prompt", "point"), UNICODE_BREAKS)
+def test_unicode_line_breaks_are_characters_of_a_text_as_in_js_yaml(
+    prompt: str, point: str
+) -> None:
+    # libyaml (YAML 1.1) ended lines at U+0085, U+2028 and U+2029, so these were syntax
+    # errors or lost characters; js-yaml 4 (YAML 1.2) ends lines at LF and CR only
+    text = f"title: t\u2028x\n---\n- prompt: {prompt}\n  should:\n    - {point}\n"
+    weval = parse_blueprint(text).to_weval()
+    expected = {
+        "hi\u2028there": "hi\u2028there",
+        "caf\u00e9\u0085 ok": "caf\u00e9\u0085 ok",
+        '"quoted\u2028text"': "quoted\u2028text",
+        "|\n    line one\u2028still one\n    line two": "line one\u2028still one\nline two\n",
+        ">\n    folded\u0085\n    more": "folded\u0085 more\n",
+    }[prompt]
+    assert weval["title"] == "t\u2028x"
+    assert weval["prompts"][0]["messages"][0]["content"] == expected
+    assert weval["prompts"][0]["points"][0]["text"] == point.strip("'")
+    assert not [d for d in lint(text) if d.severity == "error"]
+
+
+def test_positions_after_a_unicode_line_break_count_lines_as_js_yaml() -> None:
+    text = "title: a\u2028b\u0085c\n---\n- prompt: hi\n  should: [a\n  bad: x\n"
+    with pytest.raises(BlueprintError) as info:
+        parse_blueprint(text)
+    assert (info.value.line, info.value.column) == (5, 6)
+    assert [(d.line, d.column) for d in lint(text) if d.code == "yaml-syntax"] == [(5, 6)]
+
+
+def test_a_masked_character_is_never_one_the_text_holds_or_escapes() -> None:
+    text = 'a: "\\ue000\ue001"\nb: x\u2028y\n'
+    docs = load_yaml_documents(text)
+    assert docs[0][0] == {"a": "\ue000\ue001", "b": "x\u2028y"}

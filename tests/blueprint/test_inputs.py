@@ -81,7 +81,8 @@ def test_reading_a_file_over_the_limit_reads_only_the_limit(
     [
         (b"title: caf\xe9\n", "1:11"),
         (b"title: x\n---\n- prompt: \xff\xfe\n", "3:11"),
-        ("title: \u00e9\u2028x\n".encode() + b"\x80", "3:1"),
+        # U+2028 is no line break for js-yaml (YAML 1.2) nor for editors
+        ("title: \u00e9\u2028x\n".encode() + b"\x80", "2:1"),
     ],
 )
 def test_invalid_utf8_is_reported_at_its_line_and_column(

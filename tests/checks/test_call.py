@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -437,6 +438,17 @@ def test_ipv4_inside_ipv6_is_as_public_as_the_ipv4(address, kind):
             assert refusal is not None and f"it is a {kind} address" in refusal
     if kind is not None:  # still an explicit opt-in when listed literally
         assert call_host_refusal(f"http://[{address}]/", Settings(call_allow=(address,))) is None
+
+
+def test_a_name_that_does_not_resolve_is_said_without_python_wording():
+    def unknown(_host: str) -> list[str]:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    refusal = resolve_refusal("https://nowhere.example.com/", Settings(call_allow=("*",)), unknown)
+    assert refusal == (
+        "Refusing to call 'nowhere.example.com': its name does not resolve "
+        "(Name or service not known)."
+    )
 
 
 def test_refusals_happen_before_any_request():

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from engine.blueprint import parse_blueprint
 from engine.edit import (
     AddPoint,
     AddPrompt,
@@ -428,3 +429,14 @@ def test_a_block_of_text_never_swallows_a_comment_after_it() -> None:
     new = apply(trailing, SetPromptField(0, "prompt", "Two\nlines"))
     assert normal(new)["prompts"][0]["messages"][0]["content"] == "Two\nlines"
     assert "# greet" in new
+
+
+def test_a_prompt_with_unicode_line_breaks_is_edited_as_js_yaml_reads_it() -> None:
+    # libyaml and ruamel.yaml end lines at U+2028 (YAML 1.1): the form could not place the
+    # edit, and a new value holding one was written as two lines
+    text = "title: t\n---\n- id: p1\n  prompt: |\n    one\u2028still one\n    two\n  should: [a\u2029b]\n"
+    edited = apply(text, SetPromptField(0, "ideal", "An ideal\u2028answer"))
+    prompt = parse_blueprint(edited).to_weval()["prompts"][0]
+    assert prompt["messages"][0]["content"] == "one\u2028still one\ntwo\n"
+    assert prompt["idealResponse"] == "An ideal\u2028answer"
+    assert prompt["points"][0]["text"] == "a\u2029b"

@@ -3,8 +3,13 @@ each diagnostic goes."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from engine.edit.form import BlockView, PointView, header_view, prompt_view
 from engine.edit.session import EditSession
+from engine.edit.values import typed_value
 
 TEXT = """\
 title: Quiz
@@ -87,3 +92,31 @@ def test_each_diagnostic_goes_to_its_field() -> None:
         + [d for f in (*header.fields, *header.extras) for d in f.diagnostics]
     )
     assert sorted(every, key=lambda d: d.sort_key()) == list(session.diagnostics)
+
+
+BOMB_ARG = (
+    '{a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"], '
+    + ", ".join(
+        f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    )
+    + ", z: *i}"
+)
+
+
+def test_a_value_typed_in_a_form_field_is_read_as_the_blueprint_reader_reads_yaml() -> None:
+    # PyYAML's safe_load read these 358 characters as a shared structure that the form
+    # then rendered into the YAML text item by item: 387 million items, the studio hung
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="repeats anchors"):
+        typed_value(BOMB_ARG)
+    assert time.monotonic() - start < 5
+    # js-yaml 4's reading, not YAML 1.1's
+    assert typed_value("{n: 0o17, s: yes, t: 1:30, u: 012}") == {
+        "n": 15,
+        "s": "yes",
+        "t": "1:30",
+        "u": 12,
+    }
+    with pytest.raises(ValueError):
+        typed_value("a\n---\nb\n")

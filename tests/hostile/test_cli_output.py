@@ -107,6 +107,15 @@ def test_score_on_a_full_disk_leaves_no_file(tmp_path, tiny_disk):
     assert list(tiny_disk.iterdir()) == []
 
 
+def test_run_with_its_store_on_a_full_disk_says_so(tmp_path, tiny_disk):
+    bp = tmp_path / "bp.yml"
+    bp.write_text("- id: p\n  prompt: Hi\n  ideal: hello\n  should:\n    - $contains: hello\n")
+    env = {**os.environ, "BLUEPRINT_HOME": str(tiny_disk)}
+    err = one_line_error(blueprint("run", bp, "--models", "ideal", "--no-judge", env=env))
+    assert "the disk is full" in err and "Free some space" in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_score_into_a_read_only_folder(tmp_path, read_only):
     rows = responses(tmp_path / "r.jsonl")
     err = one_line_error(

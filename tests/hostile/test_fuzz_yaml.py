@@ -190,3 +190,18 @@ def test_control_characters_and_unicode_line_breaks(text: str) -> None:
 @FUZZ
 def test_any_text(text: str) -> None:
     _check(text)
+
+
+TEXT_CHARS = st.sampled_from(["a", "é", " ", "\x85", "\u2028", "\u2029", "\ue000", "\\", '"', "x"])
+
+
+@given(st.lists(TEXT_CHARS, min_size=1, max_size=30).map("".join))
+@FUZZ
+def test_unicode_line_breaks_are_kept_in_texts_as_js_yaml_keeps_them(value: str) -> None:
+    # js-yaml ends lines at LF and CR only: U+0085, U+2028, U+2029 are characters of a text
+    quoted = json.dumps(value, ensure_ascii=False)
+    text = f"title: {quoted}\n---\n- prompt: |\n    <{value}>\n  should: [{quoted}]\n"
+    weval = parse_blueprint(text).to_weval()
+    assert weval["title"] == value
+    assert weval["prompts"][0]["messages"][0]["content"] == f"<{value}>\n"
+    assert weval["prompts"][0]["points"][0]["text"] == value

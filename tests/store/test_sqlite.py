@@ -67,6 +67,33 @@ def test_a_full_disk_is_a_store_error_with_what_to_do(tmp_path):
         store.save_draft("d", big)
 
 
+class _FullDuringMigration(sqlite3.Connection):
+    """A disk that fills up while the tables are created.
+
+    As on a real full disk (a tmpfs), SQLite ends the whole transaction itself before it
+    reports `SQLITE_FULL`, so the connection is no longer in a transaction.
+    """
+
+    def execute(self, sql, parameters=(), /):  # type: ignore[override]
+        if sql.startswith("CREATE TABLE runs") and self.in_transaction:
+            super().execute("ROLLBACK")
+            raise sqlite3.OperationalError("database or disk is full")
+        return super().execute(sql, parameters)
+
+
+def _connect_full_during_migration(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path, isolation_level=None, factory=_FullDuringMigration)
+
+
+def test_a_store_created_on_a_full_disk_says_the_disk_is_full(tmp_path):
+    # rolling back a transaction SQLite had already ended hid the cause behind
+    # "the store cannot be read (cannot rollback - no transaction is active)"
+    with pytest.raises(StoreError) as info:
+        SQLiteStore(tmp_path / "s.db", connect=_connect_full_during_migration)
+    assert "the disk is full" in str(info.value) and "Free some space" in str(info.value)
+    assert "rollback" not in str(info.value)
+
+
 def test_an_unwritable_home_says_what_to_do(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("a regular file cannot hold a folder")

@@ -44,3 +44,25 @@ def test_hostile_text_shows_the_plain_message_and_stays_editable(
     at.run()
     assert not at.exception
     assert not any(message in m for m in texts(at, "markdown"))
+
+
+DEEP_PATTERN = "(?:" * 5000 + "a" + ")" * 5000
+REGEX_BOMBS = (
+    "title: regex bombs\n---\n- id: p1\n  prompt: Say a.\n  should:\n"
+    '    - $matches: "a{99999999999999999999}"\n'
+    '    - $imatches: "a{10000000}"\n'
+    f'    - $matches: "{DEEP_PATTERN}"\n'
+)
+
+
+def test_huge_repeats_in_the_editor_are_checked_and_only_what_cannot_run_is_a_problem() -> None:
+    # a{10000000} once raised MemoryError in lint, and the editor then said "No problems found"
+    at = app()
+    at.session_state[state.TEXT] = REGEX_BOMBS
+    at.run()
+    assert not at.exception
+    shown = texts(at, "markdown")
+    problems = [m for m in shown if "simplify the pattern" in m]
+    assert len(problems) == 1 and len(problems[0]) < 2000, shown[:20]
+    assert any("line 8, column" in m for m in shown)  # at the pattern that cannot run
+    assert texts(at, "error") == ["1 error."]

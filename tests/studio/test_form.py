@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from engine.blueprint import parse_blueprint
 from engine.store import open_store
 from studio import state
+from studio.components.form_points import parse_args
+from studio.components.form_state import PREFIX
 from studio.gallery import BLANK
 from tests.conftest import CORPUS, NO_CORPUS_REASON
+from tests.edit.test_form import BOMB_ARG
 from tests.studio.helpers import app, buttons, texts, wait_for_status
 
 NOTE = "# Notes for my team: keep these questions short.\n"
@@ -208,3 +212,11 @@ def test_an_unknown_key_is_shown_as_text_not_markdown() -> None:
     assert len(labels) == 1
     assert "[link](http" not in labels[0]  # no link can come from the blueprint
     assert _text(at) == text
+
+
+def test_the_form_reads_a_typed_argument_with_the_bounded_reader() -> None:
+    st.session_state[PREFIX + "p0:arg"] = BOMB_ARG
+    with pytest.raises(ValueError, match="repeats anchors"):
+        parse_args("yaml", "p0")
+    st.session_state[PREFIX + "p0:arg"] = "[on, 0x1F]"
+    assert parse_args("yaml", "p0") == (["on", 31], True)
