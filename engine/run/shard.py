@@ -2,8 +2,9 @@
 
 A part records its cells and calls like a whole run does, but leaves the run's end to whoever
 finishes last (`execute_run` on the whole plan, which finds every cell done and only scores).
-Its heartbeat stamps the run alive, counts what the store holds (other parts count too), and
-reads the run's stop flag, so Stop pressed anywhere reaches every worker within a second.
+The worker beats once for each run it executes parts of (`heartbeat`): it stamps the run alive,
+counts what the store holds (other parts count too), and reads the run's stop flag, so Stop
+pressed anywhere reaches every worker within a second.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from engine.run.plan import RunPlan
 from engine.settings import Settings
 from engine.store import Store
 
-__all__ = ["BEAT_S", "execute_part", "part_of", "prompt_ranges"]
+__all__ = ["BEAT_S", "beat", "execute_part", "heartbeat", "part_of", "prompt_ranges"]
 
 BEAT_S = 1.0
 """Seconds between a part's heartbeats (and its readings of the stop flag)."""
@@ -56,19 +57,26 @@ def part_of(plan: RunPlan, first: int, end: int) -> RunPlan:
     return dataclasses.replace(plan, cells=[c for c in plan.cells if c.prompt.id in ids])
 
 
-class _PartRunner(_Runner):
-    """A runner whose heartbeat serves a run shared by several parts."""
+def beat(store: Store, run_id: str, stop: threading.Event) -> None:
+    """Stamp a run alive with its counts from the store; set `stop` when its stop flag is up."""
+    store.touch_run(run_id)
+    if store.stop_requested(run_id):
+        stop.set()
 
-    def _beat(self) -> None:
-        self.store.touch_run(self.run_id)
-        if self.store.stop_requested(self.run_id):
-            self.stop.set()
+
+async def heartbeat(store: Store, run_id: str, stop: threading.Event) -> None:
+    """`beat` every `BEAT_S` seconds until cancelled (a failed beat is retried by the next)."""
+    while True:
+        with contextlib.suppress(StoreError):  # a liveness signal: the next beat retries
+            await asyncio.to_thread(beat, store, run_id, stop)
+        await asyncio.sleep(BEAT_S)
+
+
+class _PartRunner(_Runner):
+    """A runner of one part: the run's heartbeat is its executor's (one per run, not per part)."""
 
     async def _heartbeat(self) -> None:
-        while True:
-            with contextlib.suppress(StoreError):  # a liveness signal: the next beat retries
-                await asyncio.to_thread(self._beat)
-            await asyncio.sleep(BEAT_S)
+        return
 
     async def run_part(self) -> list[str]:
         try:
@@ -91,9 +99,12 @@ async def execute_part(
     options: RunOptions,
     *,
     settings: Settings,
+    stop: threading.Event,
 ) -> None:
     """Run the cells of `part` not yet recorded; the run's status is left to its last part.
 
+    The caller keeps `heartbeat` going for the run meanwhile, with the same `stop`: it is set
+    when the run's stop flag is up (the part then makes no further call).
     A budget (`max_cost_usd`) is not enforced per part: it was checked against the estimate
     when the run was queued.
 
@@ -103,7 +114,7 @@ async def execute_part(
     options = dataclasses.replace(options, max_cost_usd=None, out_dir=None)
     # made off the event loop: it reads the run's call log and connects its writer
     runner = await asyncio.to_thread(
-        _PartRunner, run_id, part, store, pool, options, threading.Event(), None, settings
+        _PartRunner, run_id, part, store, pool, options, stop, None, settings
     )
     errors = await runner.run_part()
     if errors:
