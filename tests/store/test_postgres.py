@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import StoreError
 from engine.store import MIGRATIONS, CacheEntry, open_store
-from engine.store.postgres import PostgresStore, mask_url, migrate_postgres
+from engine.store.postgres import PostgresStore, close_pools, mask_url, migrate_postgres
 from engine.store.sqlite import SQLiteStore
 
 
@@ -104,3 +104,35 @@ def test_the_writer_connects_again_after_its_connection_is_lost(pg_url):
     writer.record_call(None, CacheEntry("k2", "generate", "m", "{}")).result(timeout=10)
     writer.close()
     assert set(store.cache_lookup(["k0", "k1", "k2"])) == {"k0", "k2"}
+
+
+def _writer_sessions(url: str) -> list[int]:
+    with psycopg.connect(url, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name = 'blueprint-writer' ORDER BY pid"
+        ).fetchall()
+    return [int(r[0]) for r in rows]
+
+
+def test_a_closed_writers_connection_serves_the_next_writer_unless_it_was_lost(pg_url):
+    close_pools()  # no connection kept by an earlier test
+    store = PostgresStore(pg_url)
+    first = store.writer()
+    first.record_call(None, CacheEntry("k0", "generate", "m", "{}")).result(timeout=10)
+    first.close()
+    kept = _writer_sessions(pg_url)
+    assert len(kept) == 1  # kept for the next writer, not closed
+    second = store.writer()
+    second.record_call(None, CacheEntry("k1", "generate", "m", "{}")).result(timeout=10)
+    second.close()
+    assert _writer_sessions(pg_url) == kept  # the same session served it: no new connection
+    with psycopg.connect(pg_url, autocommit=True) as admin:  # the kept session ends meanwhile
+        admin.execute("SELECT pg_terminate_backend(%s, 5000)", (kept[0],))  # waits for its end
+    third = store.writer()
+    third.record_call(None, CacheEntry("k2", "generate", "m", "{}")).result(timeout=10)
+    third.close()  # a lost connection is not handed out: the write went through a new one
+    assert set(store.cache_lookup(["k0", "k1", "k2"])) == {"k0", "k1", "k2"}
+    assert _writer_sessions(pg_url) not in ([], kept)
+    close_pools()
+    assert _writer_sessions(pg_url) == []  # and the kept ones close with the pools
