@@ -5,7 +5,7 @@ from __future__ import annotations
 import atexit
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from functools import lru_cache
 from typing import Any
@@ -249,6 +249,48 @@ class PostgresStore(SQLStore):
         return PostgresWriter(self._url)
 
 
+_TABLE = re.compile(r"\s*(?:INSERT INTO|UPDATE)\s+(\w+)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _table_of(sql: str) -> str | None:
+    """The one table a writer's statement writes (None: not known, so it is kept in place)."""
+    match = _TABLE.match(sql)
+    return match.group(1).lower() if match else None
+
+
+def grouped(items: Sequence[Item]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """A batch's statements as runs of one statement, to apply with one `executemany` each.
+
+    The statements of one table keep their order (a call's reuse stays after the call), and
+    those of different tables are put together per table: they commute, since the store's
+    tables only refer to `runs` and `blueprints`, rows a writer never inserts. A statement
+    whose table is not known is a barrier: nothing moves across it.
+    """
+    out: list[tuple[str, list[tuple[Any, ...]]]] = []
+    tables: dict[str, list[tuple[str, list[tuple[Any, ...]]]]] = {}
+
+    def flush() -> None:
+        for runs in tables.values():
+            out.extend(runs)
+        tables.clear()
+
+    for statements_, _ in items:
+        for sql, params in statements_:
+            table = _table_of(sql)
+            if table is None:
+                flush()
+                out.append((sql, [params]))
+                continue
+            runs = tables.setdefault(table, [])
+            if runs and runs[-1][0] == sql:
+                runs[-1][1].append(params)
+            else:
+                runs.append((sql, [params]))
+    flush()
+    return out
+
+
 class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
     """A thread that owns one PostgreSQL connection and applies writes in committed batches.
 
@@ -282,13 +324,13 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
         return self._open()
 
     def _apply(self, conn: psycopg.Connection[Any], items: list[Item]) -> None:
-        # The whole batch at once, pipelined; in PostgreSQL one failed statement spoils its
-        # transaction, so when one fails the batch is applied again item by item.
+        # The whole batch at once, pipelined, one `executemany` per run of one statement; in
+        # PostgreSQL one failed statement spoils its transaction, so when one fails the batch
+        # is applied again item by item.
         try:
-            with conn.pipeline(), conn.transaction():
-                for statements_, _ in items:
-                    for sql, params in statements_:
-                        conn.execute(pg_sql(sql), params)
+            with conn.pipeline(), conn.transaction(), conn.cursor() as cursor:
+                for sql, rows in grouped(items):
+                    cursor.executemany(pg_sql(sql), rows)
         except psycopg.Error as exc:
             if conn.broken or len(items) == 1:
                 error = pg_error(self._url, exc, writing=True)
