@@ -59,6 +59,8 @@ def jobs_for(concurrency: int) -> int:
 class _Loaded:
     plan: RunPlan
     options: RunOptions
+    running: bool = False
+    """Whether the run was marked running when this part was picked (by an earlier part)."""
 
 
 @dataclass
@@ -123,7 +125,14 @@ class PartExecutor:
         with self._lock:
             run_lock = self._loading.setdefault(run_id, threading.Lock())
         with run_lock:  # the parts of one run arrive together: parse its blueprint once
-            return self._plans.get(run_id) or self._parse(run_id, run)
+            loaded = self._plans.get(run_id) or self._parse(run_id, run)
+        return dataclasses.replace(loaded, running=run.status == "running")
+
+    def _start(self, run_id: str, part: int) -> tuple[_Loaded, tuple[int, int]] | None:
+        """The run's plan and the part's prompts (first, end); None when there is nothing to do."""
+        loaded = self._load(run_id)
+        span = self.book.shard_range(run_id, part)
+        return None if loaded is None or span is None else (loaded, span)
 
     def _parse(self, run_id: str, run: RunRecord) -> _Loaded:
         text = self.store.blueprint_text(run.blueprint_hash)
@@ -177,10 +186,10 @@ class PartExecutor:
         """Execute one part; the part that finds every other done ends the run."""
         token = part_order(next(self._order))  # the gate serves older parts first
         try:
-            loaded = await asyncio.to_thread(self._load, run_id)
-            span = await asyncio.to_thread(self.book.shard_range, run_id, part)
-            if loaded is None or span is None:
+            started = await asyncio.to_thread(self._start, run_id, part)
+            if started is None:
                 return  # the run is over (or gone): nothing to do
+            loaded, span = started
             held = self._hold(run_id)
             try:
                 async with self._pool(loaded.plan) as pool:
@@ -192,6 +201,7 @@ class PartExecutor:
                         loaded.options,
                         settings=self.settings,
                         stop=held.stop,
+                        running=loaded.running,
                     )
             finally:
                 await self._let_go(run_id, held)

@@ -78,17 +78,39 @@ class _PartRunner(_Runner):
     async def _heartbeat(self) -> None:
         return
 
-    async def run_part(self) -> list[str]:
-        try:
-            if await asyncio.to_thread(self.store.stop_requested, self.run_id):
-                return []  # stopped before this part began: the last part ends the run
-            done = await asyncio.to_thread(self.store.cell_keys, self.run_id)
-            await asyncio.to_thread(self.prefetch, done)
-            await asyncio.to_thread(self.store.set_run_status, self.run_id, "running")
-            await self.run_cells(done)
-        finally:
-            await asyncio.to_thread(self.writer.close)  # its thread and connection end here
-        return self.local_errors
+    def begin(self, running: bool) -> set[tuple[str, str]] | None:
+        """Read what the part needs before its first call; None when the run is stopped.
+
+        Returns:
+            The run's cells already recorded (by any part), their answers prefetched.
+        """
+        if self.store.stop_requested(self.run_id):
+            return None  # stopped before this part began: the last part ends the run
+        done = self.store.cell_keys(self.run_id)
+        self.prefetch(done)
+        if not running:  # the first part of the run to start marks it running
+            self.store.set_run_status(self.run_id, "running")
+        return done
+
+
+def _begun(
+    run_id: str,
+    part: RunPlan,
+    store: Store,
+    pool: ProviderPool,
+    options: RunOptions,
+    *,
+    stop: threading.Event,
+    settings: Settings,
+    running: bool,
+) -> tuple[_PartRunner, set[tuple[str, str]] | None]:
+    """Make a part's runner and `begin` it (off the event loop: it reads the store, connects)."""
+    runner = _PartRunner(run_id, part, store, pool, options, stop, None, settings)
+    try:
+        return runner, runner.begin(running)
+    except BaseException:
+        runner.writer.close()
+        raise
 
 
 async def execute_part(
@@ -100,11 +122,13 @@ async def execute_part(
     *,
     settings: Settings,
     stop: threading.Event,
+    running: bool = False,
 ) -> None:
     """Run the cells of `part` not yet recorded; the run's status is left to its last part.
 
     The caller keeps `heartbeat` going for the run meanwhile, with the same `stop`: it is set
-    when the run's stop flag is up (the part then makes no further call).
+    when the run's stop flag is up (the part then makes no further call). `running` says the
+    run is known to be marked running already (by an earlier part).
     A budget (`max_cost_usd`) is not enforced per part: it was checked against the estimate
     when the run was queued.
 
@@ -112,10 +136,14 @@ async def execute_part(
         StoreError: Some results could not be written (the part should run again).
     """
     options = dataclasses.replace(options, max_cost_usd=None, out_dir=None)
-    # made off the event loop: it reads the run's call log and connects its writer
-    runner = await asyncio.to_thread(
-        _PartRunner, run_id, part, store, pool, options, stop, None, settings
+    runner, done = await asyncio.to_thread(
+        _begun, run_id, part, store, pool, options, stop=stop, settings=settings, running=running
     )
-    errors = await runner.run_part()
-    if errors:
+    try:
+        if done is not None:
+            await runner.run_cells(done)
+    finally:
+        await asyncio.to_thread(runner.writer.close)  # its thread and connection end here
+    if runner.local_errors:
+        errors = runner.local_errors
         raise StoreError(f"{len(errors)} result(s) could not be saved: {errors[0]}")
