@@ -25,7 +25,7 @@ from engine.store import Store
 __all__ = ["BEAT_S", "beat", "execute_part", "heartbeat", "part_of", "prompt_ranges"]
 
 BEAT_S = 1.0
-"""Seconds between a part's heartbeats (and its readings of the stop flag)."""
+"""Seconds between the heartbeats of a run in a worker (and its readings of the stop flag)."""
 
 
 def prompt_ranges(plan: RunPlan, calls_per_part: int) -> list[tuple[int, int]]:
