@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import logging
 import threading
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from engine.providers import PriceTable, ProviderPool, load_environ
 from engine.providers.collections import model_collections
 from engine.providers.custom import custom_endpoints
 from engine.queue.app import QUEUE, SWEEP_QUEUE, build_app
+from engine.queue.gate import PartGate, part_order, reset_part_order
 from engine.queue.schema import ensure_queue_schema
 from engine.run.execute import execute_run
 from engine.run.local_models import local_models
@@ -21,7 +23,7 @@ from engine.run.outcome import RunOptions
 from engine.run.plan import RunPlan, plan_run
 from engine.run.rescore import resume_rescore
 from engine.run.service import saved_options
-from engine.run.shard import execute_part, part_of
+from engine.run.shard import execute_part, heartbeat, part_of
 from engine.settings import Settings, load_settings
 from engine.store import RunRecord, Store, open_store
 from engine.store.queue_book import QueueBook
@@ -42,14 +44,36 @@ class Rate:
 
 
 def jobs_for(concurrency: int) -> int:
-    """Parts a worker runs at once: enough to keep `concurrency` calls in flight between parts."""
-    return max(2, min(16, concurrency // 4))
+    """Parts a worker holds at once: the oldest is served first, the others wait started.
+
+    The gate serves the oldest part first (`PartGate`), so the parts in hand run one after
+    another: one more part than the one running is enough to keep `concurrency` calls in
+    flight while a part ends and the next starts, and a third covers a slow start. Each part
+    held beyond that only makes this worker's queue longer while another worker may be idle
+    at the end.
+    """
+    return 2 if concurrency < 16 else 3
 
 
 @dataclass
 class _Loaded:
     plan: RunPlan
     options: RunOptions
+    running: bool = False
+    """Whether the run was marked running when this part was picked (by an earlier part)."""
+
+
+@dataclass
+class _Held:
+    """What the parts of one run that this worker is executing share: the stop flag and the beat.
+
+    The run's heartbeat (alive, and its counts from the store) and its stop flag are read once
+    a second per run and worker, not per part.
+    """
+
+    stop: threading.Event
+    beat: asyncio.Task[None]
+    parts: int = 0
 
 
 class PartExecutor:
@@ -69,11 +93,13 @@ class PartExecutor:
         self.book = book
         self.concurrency = concurrency
         self.rates = rates
-        self.gate = asyncio.Semaphore(concurrency)
+        self.gate = PartGate(concurrency)
         self.settings: Settings = load_settings()
         self._plans: dict[str, _Loaded] = {}
         self._loading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
+        self._held: dict[str, _Held] = {}
+        self._order = itertools.count(1)
 
     async def _throttle(self, provider: str) -> None:
         if provider in self.rates:
@@ -99,7 +125,14 @@ class PartExecutor:
         with self._lock:
             run_lock = self._loading.setdefault(run_id, threading.Lock())
         with run_lock:  # the parts of one run arrive together: parse its blueprint once
-            return self._plans.get(run_id) or self._parse(run_id, run)
+            loaded = self._plans.get(run_id) or self._parse(run_id, run)
+        return dataclasses.replace(loaded, running=run.status == "running")
+
+    def _start(self, run_id: str, part: int) -> tuple[_Loaded, tuple[int, int]] | None:
+        """The run's plan and the part's prompts (first, end); None when there is nothing to do."""
+        loaded = self._load(run_id)
+        span = self.book.shard_range(run_id, part)
+        return None if loaded is None or span is None else (loaded, span)
 
     def _parse(self, run_id: str, run: RunRecord) -> _Loaded:
         text = self.store.blueprint_text(run.blueprint_hash)
@@ -133,24 +166,50 @@ class PartExecutor:
             self._plans.pop(run_id, None)
             self._loading.pop(run_id, None)
 
+    def _hold(self, run_id: str) -> _Held:
+        held = self._held.get(run_id)
+        if held is None:
+            stop = threading.Event()
+            beat = asyncio.create_task(heartbeat(self.store, run_id, stop))
+            held = self._held[run_id] = _Held(stop, beat)
+        held.parts += 1
+        return held
+
+    async def _let_go(self, run_id: str, held: _Held) -> None:
+        held.parts -= 1
+        if held.parts == 0:
+            del self._held[run_id]
+            held.beat.cancel()
+            await asyncio.gather(held.beat, return_exceptions=True)
+
     async def run_part(self, run_id: str, part: int) -> None:
         """Execute one part; the part that finds every other done ends the run."""
-        loaded = await asyncio.to_thread(self._load, run_id)
-        span = await asyncio.to_thread(self.book.shard_range, run_id, part)
-        if loaded is None or span is None:
-            return  # the run is over (or gone): nothing to do
-        async with self._pool(loaded.plan) as pool:
-            await execute_part(
-                run_id,
-                part_of(loaded.plan, *span),
-                self.store,
-                pool,
-                loaded.options,
-                settings=self.settings,
-            )
-        logger.info("run %s: part %d done", run_id, part)
-        if await asyncio.to_thread(self.book.finish_shard, run_id, part):
-            await self._finish(run_id, loaded)
+        token = part_order(next(self._order))  # the gate serves older parts first
+        try:
+            started = await asyncio.to_thread(self._start, run_id, part)
+            if started is None:
+                return  # the run is over (or gone): nothing to do
+            loaded, span = started
+            held = self._hold(run_id)
+            try:
+                async with self._pool(loaded.plan) as pool:
+                    await execute_part(
+                        run_id,
+                        part_of(loaded.plan, *span),
+                        self.store,
+                        pool,
+                        loaded.options,
+                        settings=self.settings,
+                        stop=held.stop,
+                        running=loaded.running,
+                    )
+            finally:
+                await self._let_go(run_id, held)
+            logger.info("run %s: part %d done", run_id, part)
+            if await asyncio.to_thread(self.book.finish_shard, run_id, part):
+                await self._finish(run_id, loaded)
+        finally:
+            reset_part_order(token)
 
     async def _finish(self, run_id: str, loaded: _Loaded) -> None:
         """Score and close the run: every cell is recorded unless it was stopped."""
@@ -172,7 +231,20 @@ class PartExecutor:
         logger.info("run %s: %s", run_id, run.status if run else "gone")
 
 
+def _warm_up() -> None:
+    """Import what a worker's first call imports (httpx and the sender) before any part starts.
+
+    Imported on the first call instead, they block the event loop of the first parts for
+    about 0.1 s (httpx pulls in its command line's rich and pygments).
+    """
+    import httpx  # noqa: F401
+
+    import engine.providers.attempt
+    import engine.providers.transport  # noqa: F401
+
+
 async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | None) -> None:
+    _warm_up()
     book = QueueBook(url)
     for provider, rate in rates.items():
         book.set_rate(provider, rate.per_second, rate.burst)

@@ -2,8 +2,9 @@
 
 A part records its cells and calls like a whole run does, but leaves the run's end to whoever
 finishes last (`execute_run` on the whole plan, which finds every cell done and only scores).
-Its heartbeat stamps the run alive, counts what the store holds (other parts count too), and
-reads the run's stop flag, so Stop pressed anywhere reaches every worker within a second.
+The worker beats once for each run it executes parts of (`heartbeat`): it stamps the run alive,
+counts what the store holds (other parts count too), and reads the run's stop flag, so Stop
+pressed anywhere reaches every worker within a second.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from engine.run.plan import RunPlan
 from engine.settings import Settings
 from engine.store import Store
 
-__all__ = ["BEAT_S", "execute_part", "part_of", "prompt_ranges"]
+__all__ = ["BEAT_S", "beat", "execute_part", "heartbeat", "part_of", "prompt_ranges"]
 
 BEAT_S = 1.0
-"""Seconds between a part's heartbeats (and its readings of the stop flag)."""
+"""Seconds between the heartbeats of a run in a worker (and its readings of the stop flag)."""
 
 
 def prompt_ranges(plan: RunPlan, calls_per_part: int) -> list[tuple[int, int]]:
@@ -56,31 +57,60 @@ def part_of(plan: RunPlan, first: int, end: int) -> RunPlan:
     return dataclasses.replace(plan, cells=[c for c in plan.cells if c.prompt.id in ids])
 
 
-class _PartRunner(_Runner):
-    """A runner whose heartbeat serves a run shared by several parts."""
+def beat(store: Store, run_id: str, stop: threading.Event) -> None:
+    """Stamp a run alive with its counts from the store; set `stop` when its stop flag is up."""
+    store.touch_run(run_id)
+    if store.stop_requested(run_id):
+        stop.set()
 
-    def _beat(self) -> None:
-        self.store.touch_run(self.run_id)
-        if self.store.stop_requested(self.run_id):
-            self.stop.set()
+
+async def heartbeat(store: Store, run_id: str, stop: threading.Event) -> None:
+    """`beat` every `BEAT_S` seconds until cancelled (a failed beat is retried by the next)."""
+    while True:
+        with contextlib.suppress(StoreError):  # a liveness signal: the next beat retries
+            await asyncio.to_thread(beat, store, run_id, stop)
+        await asyncio.sleep(BEAT_S)
+
+
+class _PartRunner(_Runner):
+    """A runner of one part: the run's heartbeat is its executor's (one per run, not per part)."""
 
     async def _heartbeat(self) -> None:
-        while True:
-            with contextlib.suppress(StoreError):  # a liveness signal: the next beat retries
-                await asyncio.to_thread(self._beat)
-            await asyncio.sleep(BEAT_S)
+        return
 
-    async def run_part(self) -> list[str]:
-        try:
-            if await asyncio.to_thread(self.store.stop_requested, self.run_id):
-                return []  # stopped before this part began: the last part ends the run
-            done = await asyncio.to_thread(self.store.cell_keys, self.run_id)
-            await asyncio.to_thread(self.prefetch, done)
-            await asyncio.to_thread(self.store.set_run_status, self.run_id, "running")
-            await self.run_cells(done)
-        finally:
-            await asyncio.to_thread(self.writer.close)  # its thread and connection end here
-        return self.local_errors
+    def begin(self, running: bool) -> set[tuple[str, str]] | None:
+        """Read what the part needs before its first call; None when the run is stopped.
+
+        Returns:
+            The run's cells already recorded (by any part), their answers prefetched.
+        """
+        if self.store.stop_requested(self.run_id):
+            return None  # stopped before this part began: the last part ends the run
+        done = self.store.cell_keys(self.run_id)
+        self.prefetch(done)
+        if not running:  # the first part of the run to start marks it running
+            self.store.set_run_status(self.run_id, "running")
+        return done
+
+
+def _begun(
+    run_id: str,
+    part: RunPlan,
+    store: Store,
+    pool: ProviderPool,
+    options: RunOptions,
+    *,
+    stop: threading.Event,
+    settings: Settings,
+    running: bool,
+) -> tuple[_PartRunner, set[tuple[str, str]] | None]:
+    """Make a part's runner and `begin` it (off the event loop: it reads the store, connects)."""
+    runner = _PartRunner(run_id, part, store, pool, options, stop, None, settings)
+    try:
+        return runner, runner.begin(running)
+    except BaseException:
+        runner.writer.close()
+        raise
 
 
 async def execute_part(
@@ -91,9 +121,14 @@ async def execute_part(
     options: RunOptions,
     *,
     settings: Settings,
+    stop: threading.Event,
+    running: bool = False,
 ) -> None:
     """Run the cells of `part` not yet recorded; the run's status is left to its last part.
 
+    The caller keeps `heartbeat` going for the run meanwhile, with the same `stop`: it is set
+    when the run's stop flag is up (the part then makes no further call). `running` says the
+    run is known to be marked running already (by an earlier part).
     A budget (`max_cost_usd`) is not enforced per part: it was checked against the estimate
     when the run was queued.
 
@@ -101,10 +136,14 @@ async def execute_part(
         StoreError: Some results could not be written (the part should run again).
     """
     options = dataclasses.replace(options, max_cost_usd=None, out_dir=None)
-    # made off the event loop: it reads the run's call log and connects its writer
-    runner = await asyncio.to_thread(
-        _PartRunner, run_id, part, store, pool, options, threading.Event(), None, settings
+    runner, done = await asyncio.to_thread(
+        _begun, run_id, part, store, pool, options, stop=stop, settings=settings, running=running
     )
-    errors = await runner.run_part()
-    if errors:
+    try:
+        if done is not None:
+            await runner.run_cells(done)
+    finally:
+        await asyncio.to_thread(runner.writer.close)  # its thread and connection end here
+    if runner.local_errors:
+        errors = runner.local_errors
         raise StoreError(f"{len(errors)} result(s) could not be saved: {errors[0]}")

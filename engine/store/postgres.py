@@ -5,7 +5,7 @@ from __future__ import annotations
 import atexit
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from functools import lru_cache
 from typing import Any
@@ -24,6 +24,9 @@ __all__ = ["PostgresStore", "PostgresWriter", "close_pools", "is_postgres_url", 
 _MIGRATION_LOCK = 0x626C7565  # pg_advisory_lock key: one process migrates at a time
 _POOLS: dict[str, ConnectionPool] = {}
 _POOLS_LOCK = threading.Lock()
+_IDLE_WRITERS: dict[str, list[psycopg.Connection[Any]]] = {}
+"""Writer connections given back by closed writers, by database: the next writer takes one."""
+_IDLE_WRITERS_MAX = 8
 
 
 def is_postgres_url(location: str) -> bool:
@@ -119,6 +122,39 @@ def close_pools() -> None:
         for pool in _POOLS.values():
             pool.close()
         _POOLS.clear()
+        for conns in _IDLE_WRITERS.values():
+            for conn in conns:
+                conn.close()
+        _IDLE_WRITERS.clear()
+
+
+def _idle_writer(url: str) -> psycopg.Connection[Any] | None:
+    """A connection a closed writer gave back that still answers, or None."""
+    while True:
+        with _POOLS_LOCK:
+            conns = _IDLE_WRITERS.get(url)
+            if not conns:
+                return None
+            conn = conns.pop()
+        try:
+            conn.execute("")  # one round trip: a server restart since is seen here, not later
+        except psycopg.Error:
+            conn.close()
+            continue
+        return conn
+
+
+def _give_back(url: str, conn: psycopg.Connection[Any]) -> None:
+    """Keep a writer's healthy connection for the next writer (a few per database), else close it."""
+    healthy = not (conn.closed or conn.broken) and (
+        conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    )
+    with _POOLS_LOCK:
+        conns = _IDLE_WRITERS.setdefault(url, [])
+        if healthy and len(conns) < _IDLE_WRITERS_MAX:
+            conns.append(conn)
+            return
+    conn.close()
 
 
 atexit.register(close_pools)
@@ -213,14 +249,64 @@ class PostgresStore(SQLStore):
         return PostgresWriter(self._url)
 
 
+_TABLE = re.compile(r"\s*(?:INSERT INTO|UPDATE)\s+(\w+)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _table_of(sql: str) -> str | None:
+    """The one table a writer's statement writes (None: not known, so it is kept in place)."""
+    match = _TABLE.match(sql)
+    return match.group(1).lower() if match else None
+
+
+def grouped(items: Sequence[Item]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """A batch's statements as runs of one statement, to apply with one `executemany` each.
+
+    The statements of one table keep their order (a call's reuse stays after the call), and
+    those of different tables are put together per table: they commute, since the store's
+    tables only refer to `runs` and `blueprints`, rows a writer never inserts. A statement
+    whose table is not known is a barrier: nothing moves across it.
+    """
+    out: list[tuple[str, list[tuple[Any, ...]]]] = []
+    tables: dict[str, list[tuple[str, list[tuple[Any, ...]]]]] = {}
+
+    def flush() -> None:
+        for runs in tables.values():
+            out.extend(runs)
+        tables.clear()
+
+    for statements_, _ in items:
+        for sql, params in statements_:
+            table = _table_of(sql)
+            if table is None:
+                flush()
+                out.append((sql, [params]))
+                continue
+            runs = tables.setdefault(table, [])
+            if runs and runs[-1][0] == sql:
+                runs[-1][1].append(params)
+            else:
+                runs.append((sql, [params]))
+    flush()
+    return out
+
+
 class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
-    """A thread that owns one PostgreSQL connection and applies writes in committed batches."""
+    """A thread that owns one PostgreSQL connection and applies writes in committed batches.
+
+    Its connection is given back when it closes and the next writer of the same database takes
+    it: a queue worker starts a writer per part of a run, and a new connection costs
+    PostgreSQL a process (milliseconds of CPU) where a kept one costs a round trip.
+    """
 
     def __init__(self, url: str, batch: int = 64) -> None:
         self._url = url
         super().__init__(batch)
 
     def _open(self) -> psycopg.Connection[Any]:
+        kept = _idle_writer(self._url)
+        if kept is not None:
+            return kept
         try:
             return psycopg.connect(
                 self._url, autocommit=True, connect_timeout=10, application_name="blueprint-writer"
@@ -229,7 +315,7 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
             raise pg_error(self._url, exc, connecting=True) from None
 
     def _close(self, conn: psycopg.Connection[Any]) -> None:
-        conn.close()
+        _give_back(self._url, conn)
 
     def _ready(self, conn: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
         if not (conn.closed or conn.broken):
@@ -238,13 +324,13 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
         return self._open()
 
     def _apply(self, conn: psycopg.Connection[Any], items: list[Item]) -> None:
-        # The whole batch at once, pipelined; in PostgreSQL one failed statement spoils its
-        # transaction, so when one fails the batch is applied again item by item.
+        # The whole batch at once, pipelined, one `executemany` per run of one statement; in
+        # PostgreSQL one failed statement spoils its transaction, so when one fails the batch
+        # is applied again item by item.
         try:
-            with conn.pipeline(), conn.transaction():
-                for statements_, _ in items:
-                    for sql, params in statements_:
-                        conn.execute(pg_sql(sql), params)
+            with conn.pipeline(), conn.transaction(), conn.cursor() as cursor:
+                for sql, rows in grouped(items):
+                    cursor.executemany(pg_sql(sql), rows)
         except psycopg.Error as exc:
             if conn.broken or len(items) == 1:
                 error = pg_error(self._url, exc, writing=True)

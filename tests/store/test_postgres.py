@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
 
 import psycopg
 import pytest
 
 from engine.errors import StoreError
-from engine.store import MIGRATIONS, CacheEntry, open_store
-from engine.store.postgres import PostgresStore, mask_url, migrate_postgres
+from engine.store import MIGRATIONS, CacheEntry, CallRow, CellRow, open_store
+from engine.store.postgres import (
+    PostgresStore,
+    PostgresWriter,
+    close_pools,
+    grouped,
+    mask_url,
+    migrate_postgres,
+)
 from engine.store.sqlite import SQLiteStore
+from engine.store.writer import Item
+from tests.store.test_contract import new_run
 
 
 def test_open_store_follows_the_database_url_and_an_explicit_location_wins(
@@ -104,3 +116,117 @@ def test_the_writer_connects_again_after_its_connection_is_lost(pg_url):
     writer.record_call(None, CacheEntry("k2", "generate", "m", "{}")).result(timeout=10)
     writer.close()
     assert set(store.cache_lookup(["k0", "k1", "k2"])) == {"k0", "k2"}
+
+
+def _writer_sessions(url: str) -> list[int]:
+    with psycopg.connect(url, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name = 'blueprint-writer' ORDER BY pid"
+        ).fetchall()
+    return [int(r[0]) for r in rows]
+
+
+def test_a_closed_writers_connection_serves_the_next_writer_unless_it_was_lost(pg_url):
+    close_pools()  # no connection kept by an earlier test
+    store = PostgresStore(pg_url)
+    first = store.writer()
+    first.record_call(None, CacheEntry("k0", "generate", "m", "{}")).result(timeout=10)
+    first.close()
+    kept = _writer_sessions(pg_url)
+    assert len(kept) == 1  # kept for the next writer, not closed
+    second = store.writer()
+    second.record_call(None, CacheEntry("k1", "generate", "m", "{}")).result(timeout=10)
+    second.close()
+    assert _writer_sessions(pg_url) == kept  # the same session served it: no new connection
+    with psycopg.connect(pg_url, autocommit=True) as admin:  # the kept session ends meanwhile
+        admin.execute("SELECT pg_terminate_backend(%s, 5000)", (kept[0],))  # waits for its end
+    third = store.writer()
+    third.record_call(None, CacheEntry("k2", "generate", "m", "{}")).result(timeout=10)
+    third.close()  # a lost connection is not handed out: the write went through a new one
+    assert set(store.cache_lookup(["k0", "k1", "k2"])) == {"k0", "k1", "k2"}
+    assert _writer_sessions(pg_url) not in ([], kept)
+    close_pools()
+    assert _writer_sessions(pg_url) == []  # and the kept ones close with the pools
+
+
+def _call(run_id: str, key: str) -> CallRow:
+    return CallRow(run_id, key, "generate", "m", "p", "m", '{"text": "hi"}')
+
+
+def _held_batch(url: str, writer: PostgresWriter, writes: Callable[[], list[Future[None]]]):
+    """Queue `writes()` while the writer is held up, so that they make one batch after it."""
+    with psycopg.connect(url) as blocker:
+        blocker.execute("SELECT key FROM cache WHERE key='first' FOR UPDATE")
+        held = writer.record_call(None, CacheEntry("first", "generate", "m", "{}"))
+        time.sleep(0.2)  # the writer waits for the lock with `held` alone in its batch
+        futures = writes()
+    held.result(timeout=10)
+    return futures
+
+
+def test_a_batch_keeps_the_order_of_each_tables_writes_and_a_failed_one_spoils_only_itself(
+    pg_url,
+):
+    store = PostgresStore(pg_url)
+    run_id = new_run(store)
+    writer = store.writer()
+    writer.record_call(None, CacheEntry("first", "generate", "m", "{}")).result(timeout=10)
+    together = _held_batch(
+        pg_url,
+        writer,
+        lambda: [
+            writer.record_call(_call(run_id, "a"), CacheEntry("a", "generate", "m", "{}")),
+            writer.record_reuse(run_id, "a"),
+            writer.record_cell(CellRow(run_id, "p", "m", "m", "scored")),
+            writer.record_call(_call(run_id, "b")),
+            writer.record_reuse(run_id, "b"),
+            writer.record_reuse(run_id, "a"),
+            writer.record_call(_call(run_id, "c"), CacheEntry("c", "generate", "m", "{}")),
+        ],
+    )
+    for future in together:
+        future.result(timeout=10)
+    # each reuse came after its call, though the batch wrote the tables one after another
+    assert {k: c.reuses for k, c in store.run_calls(run_id).items()} == {"a": 2, "b": 1, "c": 0}
+    assert [c.prompt_id for c in store.cells(run_id)] == ["p"]
+    assert set(store.cache_lookup(["a", "c"])) == {"a", "c"}
+    # a write that fails (a cell of no run) fails alone; the rest of its batch is written
+    bad, good = _held_batch(
+        pg_url,
+        writer,
+        lambda: [
+            writer.record_cell(CellRow("no-such-run", "p", "m", "m", "scored")),
+            writer.record_call(_call(run_id, "d"), CacheEntry("d", "generate", "m", "{}")),
+        ],
+    )
+    with pytest.raises(StoreError, match="store write failed"):
+        bad.result(timeout=10)
+    good.result(timeout=10)
+    writer.close()
+    assert "d" in store.run_calls(run_id)
+
+
+def test_a_batch_is_grouped_by_table_in_order_and_an_unknown_statement_stays_in_place():
+    def item(*statements: tuple[str, tuple[object, ...]]) -> Item:
+        return list(statements), Future()
+
+    cell, call, reuse = (
+        "INSERT INTO cells(x) VALUES (?)",
+        "INSERT INTO calls(x) VALUES (?)",
+        ("UPDATE calls SET reuses = reuses + 1 WHERE key=?"),
+    )
+    batch = [
+        item((cell, (1,)), (call, (1,))),
+        item((call, (2,))),
+        item((reuse, (2,)), (cell, (2,))),
+        item(("SELECT pg_notify(?, '')", ("x",))),
+        item((call, (3,))),
+    ]
+    assert grouped(batch) == [
+        (cell, [(1,), (2,)]),
+        (call, [(1,), (2,)]),
+        (reuse, [(2,)]),
+        ("SELECT pg_notify(?, '')", [("x",)]),
+        (call, [(3,)]),
+    ]

@@ -1,0 +1,78 @@
+"""A worker's limit on calls in flight that gives each free slot to the oldest part waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import heapq
+import itertools
+from typing import Literal
+
+__all__ = ["PartGate", "part_order", "reset_part_order"]
+
+_ORDER: contextvars.ContextVar[int] = contextvars.ContextVar("blueprint_part_order", default=0)
+
+
+def part_order(order: int) -> contextvars.Token[int]:
+    """Mark the calls made from this task (and the tasks it starts) as those of part `order`.
+
+    Returns:
+        The token that `reset_part_order` takes to undo it.
+    """
+    return _ORDER.set(order)
+
+
+def reset_part_order(token: contextvars.Token[int]) -> None:
+    """Undo `part_order`."""
+    _ORDER.reset(token)
+
+
+class PartGate(asyncio.Semaphore):
+    """`value` calls in flight at once; a free slot goes to the waiting call of the oldest part.
+
+    The parts a worker holds share its gate. With a first-come gate they take turns call by
+    call, so they all end together and the worker's next parts start up while nothing is in
+    flight. Served oldest part first, a worker's parts end one after another: the next part
+    fills the slots the ending one frees, and a part's start-up overlaps the calls of the others.
+    Among the calls of one part (and of a task outside any part, order 0) it is first come,
+    first served.
+    """
+
+    def __init__(self, value: int) -> None:
+        super().__init__(value)
+        self._free = value
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrival = itertools.count()
+
+    def locked(self) -> bool:
+        """Whether an `acquire` now would wait."""
+        return self._free == 0 or any(not f.done() for _, _, f in self._waiting)
+
+    async def acquire(self) -> Literal[True]:
+        """Take a slot, waiting behind the calls of older parts (and earlier ones of this part)."""
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return True
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (_ORDER.get(), next(self._arrival), future))
+        self._wake()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()  # the slot was granted just before the cancellation
+            raise
+        return True
+
+    def release(self) -> None:
+        """Give a slot back; the oldest part's waiting call gets it."""
+        self._free += 1
+        self._wake()
+
+    def _wake(self) -> None:
+        while self._free > 0 and self._waiting:
+            _, _, future = heapq.heappop(self._waiting)
+            if future.done():  # its waiter was cancelled
+                continue
+            self._free -= 1
+            future.set_result(None)
