@@ -8,6 +8,8 @@ run is completed, shared with the Streamlit sessions).
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Literal
 
@@ -18,6 +20,7 @@ from engine.store import ReviewRow
 from engine.store.share_links import is_share_token, share_url
 from studio import access, services
 from studio.access import Verdict, Viewer
+from studio.resultdata import Results
 from studio.reviewing import anonymous
 from studio.run_files import FILES, FileKind, file_name, run_file, slug
 from studio.share_html import MESSAGES, PAGE_CSP, banner, message_page
@@ -51,6 +54,34 @@ def _reviews(prompt_ids: list[str], viewer: Viewer) -> list[ReviewRow]:
     return found if viewer.logged_in else anonymous(found)
 
 
+_PAGES: OrderedDict[tuple[object, ...], tuple[Results, str]] = OrderedDict()
+_PAGES_KEPT = 8
+_RENDER = threading.Lock()
+
+
+def _page(
+    results: Results, reviews: list[ReviewRow], shown: str | None, top: str, *, cache: bool
+) -> str:
+    """The share page of these results, drawn once per completed run and state of its reviews.
+
+    A run of 1,000 prompts x 10 models draws in seconds (19 MB of HTML): visitors who open the
+    same link at once wait for one render, not one each. The key holds the results object
+    (cached per completed run by `studio.services`) and everything else the page shows.
+    """
+    if not cache:
+        return run_file(results, "html", reviews, link=shown, banner=top, csp=PAGE_CSP)
+    key = (id(results), tuple(reviews), shown, top)
+    with _RENDER:  # one render at a time: the others wait for it, then read it
+        kept = _PAGES.get(key)
+        if kept is None or kept[0] is not results:
+            page = run_file(results, "html", reviews, link=shown, banner=top, csp=PAGE_CSP)
+            kept = _PAGES[key] = (results, page)  # holding `results` keeps its id unique
+            while len(_PAGES) > _PAGES_KEPT:
+                _PAGES.popitem(last=False)
+        _PAGES.move_to_end(key)
+        return kept[1]
+
+
 def answer(target: Target, params: Mapping[str, str], origin: str) -> Response | None:
     """The response to a share page or download request; None to let Streamlit answer.
 
@@ -78,7 +109,7 @@ def answer(target: Target, params: Mapping[str, str], origin: str) -> Response |
     shown = share_url(base, link.token) if base else None
     if target == "page":
         top = banner(link.token, run.created_at, run.done_cells, run.total_cells)
-        page = run_file(results, "html", reviews, link=shown, banner=top, csp=PAGE_CSP)
+        page = _page(results, reviews, shown, top, cache=run.live_status == "completed")
         return HTMLResponse(page, 200, _HEADERS)
     kind = params.get("file")
     if kind not in FILES:

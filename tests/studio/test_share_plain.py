@@ -131,3 +131,16 @@ def test_other_pages_and_team_links_go_on_to_the_app(
     anyone = store.create_share_link(run_id, "anyone").token
     page = client.get(f"/share?token={anyone}").text
     assert f"https://evals.example.org/share?token={anyone}" in page  # the public URL
+
+
+def test_a_link_revoked_after_visits_stops_at_once(client: TestClient, shared):
+    store, run_id = shared
+    token = store.create_share_link(run_id, "anyone").token
+    first = client.get(f"/share?token={token}").text
+    assert client.get(f"/share?token={token}").text == first  # drawn once, then kept
+    other = store.create_share_link(run_id, "anyone").token
+    assert other in client.get(f"/share?token={other}").text  # each link's own page
+    store.revoke_share_link(token)
+    answer = client.get(f"/share?token={token}")
+    assert answer.status_code == 410 and MESSAGES["revoked"] in answer.text
+    assert "Leaderboard" in client.get(f"/share?token={other}").text
