@@ -3,7 +3,8 @@
 Streamlit's own `server.allowedHosts` guards only the WebSocket; starlette's
 `TrustedHostMiddleware`, given to `st.App`, answers every request whose `Host` is not one the
 studio serves with 400, pages and static files included. The names come from
-`$BLUEPRINT_ALLOWED_HOSTS` (set by `blueprint studio`); without it, loopback only.
+`$BLUEPRINT_ALLOWED_HOSTS` (set by `blueprint studio`); without it, loopback only. Behind the
+check, `studio.share_route` answers share links (`/share?token=...`) with a plain page.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import streamlit as st
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from studio.share_route import SharePages
+
 _HOSTS = [
     name.strip()
     for name in os.environ.get("BLUEPRINT_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
@@ -23,5 +26,9 @@ _HOSTS = [
 
 app = st.App(
     str(Path(__file__).resolve().parent / "app.py"),
-    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=_HOSTS, www_redirect=False)],
+    # the first one listed runs first: a foreign Host is refused before a share page is drawn
+    middleware=[
+        Middleware(TrustedHostMiddleware, allowed_hosts=_HOSTS, www_redirect=False),
+        Middleware(SharePages),
+    ],
 )

@@ -339,6 +339,8 @@ def render_html(
     generated_at: datetime | None = None,
     unpriced: Collection[str] = (),
     reviews: Iterable[ReviewRow] = (),
+    banner: str = "",
+    csp: str = CSP,
 ) -> str:
     """Return the report of a comparison as one self-contained HTML document.
 
@@ -351,6 +353,9 @@ def render_html(
         unpriced: Models with no known price: their cost shows as "cost unknown", never $0.
         reviews: Reviewers' verdicts; those on this comparison's answers show (escaped) under
             the judges' reasons of their point.
+        banner: Markup put first in the body, built (and escaped) by the caller: the studio's
+            share page puts its header and download buttons there. Empty in a report file.
+        csp: The document's Content-Security-Policy (the share page allows its own forms).
     """
     matched = match_reviews(judged_points(comparison), reviews)
     unknown = set(unpriced)
@@ -394,9 +399,9 @@ def render_html(
     )
     return printable(
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
         '<meta name="referrer" content="no-referrer">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{_e(comparison.config_title)}: results</title><style>{_CSS}</style></head>"
-        f"<body>{body}</body></html>"
+        f"<body>{banner}{body}</body></html>"
     )

@@ -1,4 +1,8 @@
-"""Shared results: one run's scores and report download, opened with a share link only."""
+"""Shared results: one run's scores and report download, opened with a share link only.
+
+A browser opening `/share?token=...` gets the plain page of `studio.share_route`; this page
+runs for "team only" links (it asks to log in) and for sessions that switch to it.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,8 @@ from engine.store.share_links import is_share_token, share_url
 from studio import access, services
 from studio.components.common import slug
 from studio.components.results_view import render_results
+from studio.share_html import MESSAGES
 from studio.textsafe import safe_markdown
-
-MESSAGES = {
-    "unknown": "This share link does not open anything. Check that you copied all of it, "
-    "or ask the person who sent it for a new one.",
-    "revoked": "This share link was revoked: its owner turned it off. Ask them for a new one.",
-    "expired": "This share link has expired. Ask the person who sent it for a new one.",
-    "login": "This share link is for team members only: log in to open it.",
-}
 
 
 def main() -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
 from studio import state
+from studio.run_files import slug
 from studio.textsafe import safe_markdown
 
 __all__ = ["conversation", "no_such_run", "notice", "slug", "status_badge"]
@@ -69,9 +69,3 @@ def conversation(messages: Sequence[dict[str, Any]], *, skip_system: bool = Fals
             st.caption("(the model writes this turn)")
         else:
             st.text(str(content))
-
-
-def slug(text: str, default: str = "blueprint") -> str:
-    """A file-name friendly version of a title."""
-    out = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
-    return out[:60] or default

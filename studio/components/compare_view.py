@@ -43,6 +43,8 @@ __all__ = [
 ]
 
 PAGE_ROWS = 25
+POINT_ROWS = 100
+POINTS_PAGE_KEY = "cmp_points_page"
 FILTER_KEY = "cmp_filter"
 PAGE_KEY = "cmp_page"
 CHANGES_KEY = "cmp_changes"
@@ -144,17 +146,8 @@ def delta_grid(diff: RunDiff) -> list[str]:
     if not kept:
         st.info("No prompt matches this filter.")
         return kept
-    pages = (len(kept) + PAGE_ROWS - 1) // PAGE_ROWS
-    page = 1
-    if pages > 1:
-        page = int(
-            st.number_input(
-                "Page", min_value=1, max_value=pages, value=1, step=1, key=f"{PAGE_KEY}-{which}"
-            )
-        )
-    page = min(page, pages)
-    start = (page - 1) * PAGE_ROWS
-    shown = kept[start : start + PAGE_ROWS]
+    start, end = _rows_page(len(kept), PAGE_ROWS, f"{PAGE_KEY}-{which}", "Page")
+    shown = kept[start:end]
     st.caption(f"Prompts {start + 1}–{start + len(shown)} of {len(kept)}.")
     st.dataframe(delta_table(g, shown), width="stretch")
     return kept
@@ -176,6 +169,17 @@ def point_changes(diff: RunDiff) -> None:
         default=["changed", "added", "removed"],
         key=CHANGES_KEY,
     )
+    wanted = set(shown or [])
+    matching = [p for p in diff.points if p["change"] in wanted]
+    if not matching:
+        st.caption("No point of these kinds.")
+        return
+    # a page of rows at a time: two runs of 1,000 prompts x 10 models can differ in 100,000
+    # points, and every row sent is parsed and laid out by the browser of each new tab
+    key = f"{POINTS_PAGE_KEY}-{'-'.join(sorted(wanted))}"
+    start, end = _rows_page(len(matching), POINT_ROWS, key, "Page of points")
+    if len(matching) > POINT_ROWS:
+        st.caption(f"Points {start + 1}–{end} of {len(matching):,}.")
     rows = [
         {
             "Change": p["change"],
@@ -186,17 +190,19 @@ def point_changes(diff: RunDiff) -> None:
             "Candidate": format_score(p["candidate"], 2, "–"),
             "Delta": signed(p["delta"]),
         }
-        for p in diff.points
-        if p["change"] in (shown or [])
+        for p in matching[start:end]
     ]
-    if not rows:
-        st.caption("No point of these kinds.")
-        return
-    st.dataframe(
-        rows,
-        hide_index=True,
-        width="stretch",
-    )
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def _rows_page(total: int, size: int, key: str, label: str) -> tuple[int, int]:
+    """A page selector (`label`) when `total` rows need more than one page; the rows' range."""
+    pages = (total + size - 1) // size
+    page = 1
+    if pages > 1:
+        page = int(st.number_input(label, min_value=1, max_value=pages, value=1, step=1, key=key))
+    start = (min(page, pages) - 1) * size
+    return start, min(start + size, total)
 
 
 def answers(diff: RunDiff, prompts: list[str]) -> None:

@@ -6,16 +6,13 @@ dataframe cells or `safe_markdown`; never as HTML.
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Callable, Collection
 
 import streamlit as st
 
 from engine.jsvalues import format_score
-from engine.report import comparison_csv, render_html
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, unpriced
 from engine.report.ranking import coverage_note
-from engine.report.reviews import comparison_json_with_reviews
 from engine.store import ReviewRow
 from studio import figures, services
 from studio.components import calibration_view, cell_pick, review_panel, sidebyside
@@ -25,6 +22,7 @@ from studio.components.keypoints_view import AddPoints, key_points_panel
 from studio.components.similarity_view import similarity_section
 from studio.components.variants_view import variants_view
 from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
+from studio.run_files import FILES, FileKind, file_name, run_file
 from studio.textsafe import one_line, safe_markdown
 
 __all__ = [
@@ -56,65 +54,44 @@ def _fmt(value: float | None, digits: int = 2) -> str:
     return format_score(value, digits)
 
 
-def _usage_dict(results: Results) -> dict[tuple[str, str], dict[str, Any]]:
-    return {
-        key: {
-            "latency_ms": u.latency_ms,
-            "input_tokens": u.input_tokens,
-            "output_tokens": u.output_tokens,
-            "cost_usd": u.cost_usd,
-        }
-        for key, u in results.usage.items()
-    }
-
-
 def _verdicts(results: Results) -> list[ReviewRow]:
     """The reviewers' verdicts on these results' prompts (matched to answers by the report)."""
     return review_panel.prompt_reviews(results.prompt_ids)
 
 
+_HELP: dict[FileKind, str] = {
+    "html": "One file with every score, point and answer. It opens in any browser, "
+    "offline, and makes no requests.",
+    "json": "Weval's comparison format (opens in Weval and here); reviewers' verdicts "
+    "are in its `blueprintStudio` block, which Weval ignores.",
+    "csv": "One row per prompt × model × point, for spreadsheets.",
+}
+_ICON: dict[FileKind, str] = {
+    "html": ":material/description:",
+    "json": ":material/data_object:",
+    "csv": ":material/table:",
+}
+
+
+def _file_maker(results: Results, kind: FileKind, link: str | None) -> Callable[[], str]:
+    """The file of this kind, made when its button is clicked (not on every redraw)."""
+    return lambda: run_file(results, kind, _verdicts(results), link=link)
+
+
 def downloads(results: Results, name: str, link: str | None) -> None:
     """Download buttons: the self-contained HTML report, the comparison JSON and a CSV."""
-    cols = st.columns(3)
-    with cols[0]:
-        st.download_button(
-            "Download report (HTML)",
-            on_click="ignore",  # a download needs no redraw of the page
-            data=lambda: render_html(
-                results.comparison,
-                usage=_usage_dict(results),
-                link=link,
-                unpriced=unpriced(results.models) if results.usage else (),
-                reviews=_verdicts(results),
-            ),
-            file_name=f"{name}_report.html",
-            mime="text/html",
-            icon=":material/description:",
-            type="primary",
-            help="One file with every score, point and answer. It opens in any browser, "
-            "offline, and makes no requests.",
-        )
-    with cols[1]:
-        st.download_button(
-            "Comparison JSON",
-            on_click="ignore",  # a download needs no redraw of the page
-            data=lambda: comparison_json_with_reviews(results.comparison, _verdicts(results)),
-            file_name=f"{name}_comparison.json",
-            mime="application/json",
-            icon=":material/data_object:",
-            help="Weval's comparison format (opens in Weval and here); reviewers' verdicts "
-            "are in its `blueprintStudio` block, which Weval ignores.",
-        )
-    with cols[2]:
-        st.download_button(
-            "CSV (one row per point)",
-            on_click="ignore",  # a download needs no redraw of the page
-            data=lambda: comparison_csv(results.comparison, _verdicts(results)),
-            file_name=f"{name}_points.csv",
-            mime="text/csv",
-            icon=":material/table:",
-            help="One row per prompt × model × point, for spreadsheets.",
-        )
+    for col, kind in zip(st.columns(3), FILES, strict=True):
+        with col:
+            st.download_button(
+                FILES[kind].label,
+                on_click="ignore",  # a download needs no redraw of the page
+                data=_file_maker(results, kind, link),
+                file_name=file_name(name, kind),
+                mime=FILES[kind].mime,
+                icon=_ICON[kind],
+                type="primary" if kind == "html" else "secondary",
+                help=_HELP[kind],
+            )
 
 
 def leaderboard(results: Results) -> None:

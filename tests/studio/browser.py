@@ -34,6 +34,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ROOT = Path(__file__).resolve().parents[2]
+
+# The studios these tests and the benches start run THIS checkout's code: a `blueprint`
+# console script of an editable install elsewhere would otherwise import that other copy.
+if os.environ.get("PYTHONPATH", "").split(os.pathsep)[0] != str(ROOT):
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
+    )
 LOOPBACK = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:", "file:")
 
 

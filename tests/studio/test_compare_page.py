@@ -169,3 +169,36 @@ def test_model_output_in_the_answer_diff_stays_text():
     # every character Markdown could read is escaped: no tag, link or directive starts here
     assert not re.search(r"(?<!\\)[<\[\]:$]", shown.replace("**", ""))
     assert plain(shown).replace("**", "") == hostile
+
+
+def _many_points(marker: str) -> str:
+    lines = ["title: Many points", "---"]
+    for i in range(30):
+        lines += [f"- id: q{i}", f"  prompt: Question {i}?", f"  ideal: Answer {i}.", "  should:"]
+        lines += [f"    - $icontains: {marker}{k}" for k in range(4)]
+    return "\n".join(lines) + "\n"
+
+
+def test_many_point_changes_are_shown_a_page_at_a_time():
+    # every point edited: 120 removed + 120 added rows, more than one page of them
+    store = open_store()
+    base = make_run(store, _many_points("old"), ["ideal"])
+    cand = make_run(store, _many_points("new"), ["ideal"])
+    at = compare_page(base, cand)
+    assert not at.exception
+    assert any("0 same, 0 changed, 120 added, 120 removed" in c for c in texts(at, "caption"))
+    assert len(at.dataframe[2].value) == 100
+    assert any("Points 1–100 of 240." in c for c in texts(at, "caption"))
+    pager = next(n for n in at.number_input if n.label == "Page of points")
+    assert pager.max == 3
+    pager.set_value(3).run()
+    assert not at.exception
+    last = at.dataframe[2].value
+    assert len(last) == 40 and "Points 201–240 of 240." in texts(at, "caption")
+    # the pages hold every row once
+    seen = set()
+    for page in (1, 2, 3):
+        next(n for n in at.number_input if n.label == "Page of points").set_value(page).run()
+        frame = at.dataframe[2].value
+        seen |= set(zip(frame["Change"], frame["Prompt"], frame["Point"], strict=True))
+    assert len(seen) == 240
