@@ -411,6 +411,10 @@ class Caller:
         if call is None and entry is None:
             return
         await self.writer.committed(self.writer.record_call(call, entry))
+        if entry is not None and result is not None and key in self.looked_up:
+            # The prefetched answers are a snapshot taken before this call: an identical call
+            # arriving after this one has finished must find this answer, not the old "none".
+            self.prefetched[key] = result.to_json()
         if call is not None and result is not None:
             self._logged.add(key)
 
