@@ -11,7 +11,8 @@ Prints, each beside the ideal (calls x latency / concurrency):
   server shares the machine's cores);
 - peak memory of a 10,000-call run (target <= 300 MB).
 The machine may be shared: compare ratios, and run before/after in the same session.
-Run: python -m bench.run [--repeat N]  (N runs of each, the best kept)
+Run: python -m bench.run [--repeat N] [--only cold|warm|throughput|memory|gc]
+(N runs of each, the best kept)
 """
 
 from __future__ import annotations
@@ -145,8 +146,11 @@ def startup(env: dict[str, str]) -> float:
     return time.perf_counter() - started
 
 
-def cold_and_warm(repeat: int) -> bool:
-    """900 calls at 50 ms, concurrency 32: cold (fresh store each time), then warm."""
+def cold_and_warm(repeat: int, cold_runs: bool = True) -> bool:
+    """900 calls at 50 ms, concurrency 32: cold (fresh store each time), then warm.
+
+    With `cold_runs=False` only the warm line is printed (the store is filled by one run).
+    """
     ok = True
     calls = 900
     ideal = calls * LATENCY_MS / 1000 / CONCURRENCY
@@ -154,23 +158,24 @@ def cold_and_warm(repeat: int) -> bool:
     text = blueprint(300, models)
     with server_process("--latency-ms", str(LATENCY_MS)) as url:
         colds = []
-        for _ in range(repeat):
+        for _ in range(repeat if cold_runs else 0):
             with tempfile.TemporaryDirectory() as tmp:
                 colds.append(run_process(Path(tmp), text, _env(Path(tmp), url), CONCURRENCY))
-        cold = min(colds, key=lambda t: t.wall)
         with tempfile.TemporaryDirectory() as tmp:
             env = _env(Path(tmp), url)
             run_process(Path(tmp), text, env, CONCURRENCY)
             warm = best(repeat, lambda: run_process(Path(tmp), text, env, CONCURRENCY))
             start = startup(env)
-    ratio = cold.wall / ideal
-    good = cold.status == "completed" and cold.calls == calls and ratio <= 1.25
-    ok &= good
-    print(
-        f"cold: {calls} calls, {LATENCY_MS} ms latency, concurrency {CONCURRENCY}: "
-        f"{cold.wall:.2f} s whole process, {cold.cpu:.2f} CPU s (ideal {ideal:.2f} s, ratio "
-        f"{ratio:.2f}, target <= 1.25) {'OK' if good else 'MISSED'}"
-    )
+    if colds:
+        cold = min(colds, key=lambda t: t.wall)
+        ratio = cold.wall / ideal
+        good = cold.status == "completed" and cold.calls == calls and ratio <= 1.25
+        ok &= good
+        print(
+            f"cold: {calls} calls, {LATENCY_MS} ms latency, concurrency {CONCURRENCY}: "
+            f"{cold.wall:.2f} s whole process, {cold.cpu:.2f} CPU s (ideal {ideal:.2f} s, "
+            f"ratio {ratio:.2f}, target <= 1.25) {'OK' if good else 'MISSED'}"
+        )
     made = warm.calls - warm.cached
     good = warm.status == "completed" and made == 0 and warm.wall <= 0.4
     ok &= good
@@ -293,12 +298,17 @@ def main() -> int:
     """Run the benchmark and print the figures; exit 1 when a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; the best is kept")
-    parser.add_argument("--only", choices=["cold", "throughput", "memory", "gc"], default=None)
+    parser.add_argument(
+        "--only",
+        choices=["cold", "warm", "throughput", "memory", "gc"],
+        default=None,
+        help="one part only (`cold` prints the cold and the warm lines, `warm` the warm line)",
+    )
     args = parser.parse_args()
     ok = True
     compile_once()
-    if args.only in (None, "cold"):
-        ok &= cold_and_warm(args.repeat)
+    if args.only in (None, "cold", "warm"):
+        ok &= cold_and_warm(args.repeat, cold_runs=args.only != "warm")
     if args.only in (None, "throughput"):
         ok &= throughput(args.repeat)
     if args.only in (None, "memory"):

@@ -23,7 +23,7 @@ def _js_number(value: float | None) -> float | int | None:
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class EvidenceRef(_Frozen):
@@ -66,7 +66,7 @@ class IndividualJudgement(_Frozen):
 class PointAssessment(BaseModel):
     """The result of scoring one criterion for one response (Weval's `PointAssessment`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     key_point_text: str = Field(description="The criterion text, or `Function: name(args)`.")
     coverage_extent: float | None = Field(

@@ -12,7 +12,7 @@ __all__ = ["Evidence", "ToolCall"]
 class ToolCall(BaseModel):
     """One tool operation, from a `TOOL_CALL {json}` trace line or a provider's native call."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str = Field(description="The tool's name.")
     arguments: Any = Field(default=None, description="The call's arguments (usually an object).")
@@ -35,7 +35,7 @@ class Evidence(BaseModel):
     empty stand-in: evaluators that need it report `unverified`.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     prompt_id: str = Field(description="The prompt's id.")
     model_id: str = Field(description="The effective model id (e.g. `openai:gpt-4o[temp:0]`).")

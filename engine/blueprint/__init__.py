@@ -1,9 +1,32 @@
-"""Blueprint parsing: YAML/JSON text to a typed, normalized `Blueprint` (Weval-exact)."""
+"""Blueprint parsing: YAML/JSON text to a typed, normalized `Blueprint` (Weval-exact).
 
-from engine.blueprint.models import Blueprint, Message, Point, Prompt
-from engine.blueprint.parse import blueprint_id_from_path, load_blueprint, parse_blueprint
-from engine.blueprint.prompts import hash_prompt_id
-from engine.blueprint.source import Span
+The names load on first use (PEP 562): `blueprint lint` reads the text with
+`engine.blueprint.source` and the normalizers, and never builds the pydantic models.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from engine.blueprint.models import Blueprint, Message, Point, Prompt
+    from engine.blueprint.parse import blueprint_id_from_path, load_blueprint, parse_blueprint
+    from engine.blueprint.prompts import hash_prompt_id
+    from engine.blueprint.source import Span
+
+_HOMES = {
+    "Blueprint": "models",
+    "Message": "models",
+    "Point": "models",
+    "Prompt": "models",
+    "blueprint_id_from_path": "parse",
+    "load_blueprint": "parse",
+    "parse_blueprint": "parse",
+    "hash_prompt_id": "prompts",
+    "Span": "source",
+}
 
 __all__ = [
     "Blueprint",
@@ -16,3 +39,5 @@ __all__ = [
     "load_blueprint",
     "parse_blueprint",
 ]
+
+__getattr__ = lazy_names(__name__, _HOMES)

@@ -9,17 +9,22 @@ characters QuickJS (the engine used as the oracle for Node's semantics) accepts 
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Final
-
-import regex
+from functools import cache, lru_cache
+from typing import Any
 
 from engine.checks.jsengine import js_regex_test
+from engine.checks.regexlimits import regex_module
 
 __all__ = ["iu_class", "iu_piece"]
 
-_get_all_cases: Any = getattr(getattr(regex, "_regex", None), "get_all_cases", None)
-_FOLD_FLAGS: Final = regex.V0 | regex.IGNORECASE
+
+@cache
+def _case_variants() -> tuple[Any, int]:
+    """The `regex` module's own case table lookup (None if it has none) and its flags."""
+    regex = regex_module()
+    return getattr(getattr(regex, "_regex", None), "get_all_cases", None), int(
+        regex.V0 | regex.IGNORECASE
+    )
 
 
 def _candidates(ch: str) -> set[str]:
@@ -30,8 +35,9 @@ def _candidates(ch: str) -> set[str]:
             for variant in (c.lower(), c.upper(), c.casefold(), c.title()):
                 if len(variant) == 1:
                     found.add(variant)
-            if _get_all_cases is not None:
-                found.update(chr(u) for u in _get_all_cases(_FOLD_FLAGS, ord(c)))
+            get_all_cases, fold_flags = _case_variants()
+            if get_all_cases is not None:
+                found.update(chr(u) for u in get_all_cases(fold_flags, ord(c)))
     return found
 
 
@@ -69,8 +75,9 @@ def iu_piece(ch: str) -> str:
     with case-insensitivity turned off around it.
     """
     js = iu_class(ch)
-    if _get_all_cases is not None and not 0xD800 <= ord(ch) <= 0xDFFF:
-        own = {chr(u) for u in _get_all_cases(_FOLD_FLAGS, ord(ch))} | {ch}
+    get_all_cases, fold_flags = _case_variants()
+    if get_all_cases is not None and not 0xD800 <= ord(ch) <= 0xDFFF:
+        own = {chr(u) for u in get_all_cases(fold_flags, ord(ch))} | {ch}
         if js == _class(sorted(own)):
             return _escape(ch)
     return f"(?-i:{js})"

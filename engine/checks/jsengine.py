@@ -14,8 +14,6 @@ import json
 import threading
 from typing import Any, Final
 
-import quickjs
-
 __all__ = [
     "MEMORY_LIMIT",
     "STACK_LIMIT",
@@ -35,6 +33,17 @@ __all__ = [
 TIME_LIMIT_S: Final = 0.1
 MEMORY_LIMIT: Final = 64 << 20
 STACK_LIMIT: Final = 512 << 10
+
+
+def _quickjs() -> Any:
+    """The QuickJS binding, imported on first use.
+
+    Importing it starts a worker thread; `blueprint lint` of a file without JavaScript and a
+    run without JavaScript checks never need it.
+    """
+    import quickjs
+
+    return quickjs
 
 
 class JSEngineError(RuntimeError):
@@ -73,7 +82,7 @@ def fresh_context(
     stack_limit: int = STACK_LIMIT,
 ) -> Any:
     """Return a new QuickJS context with limits set; use it from the calling thread only."""
-    ctx = quickjs.Context()
+    ctx = _quickjs().Context()
     ctx.set_memory_limit(memory_limit)
     ctx.set_max_stack_size(stack_limit)
     ctx.set_time_limit(time_limit_s)
@@ -88,7 +97,7 @@ def set_globals(ctx: Any, values: dict[str, Any]) -> None:
                 ctx.set(name, value)
             else:
                 ctx.set(name, ctx.parse_json(json.dumps(value, ensure_ascii=True)))
-    except quickjs.JSException as exc:
+    except _quickjs().JSException as exc:
         raise _classify(exc) from None
     except Exception:  # a lone-surrogate string: let JavaScript decode it
         setter = ctx.eval("(function (n, p) { globalThis[n] = JSON.parse(p); })")
@@ -100,7 +109,7 @@ def js_call(fn: Any, *args: Any) -> Any:
     """Call a QuickJS function; map interruptions and engine failures to `JSEngineError`."""
     try:
         return fn(*args)
-    except quickjs.JSException as exc:
+    except _quickjs().JSException as exc:
         raise _classify(exc) from None
     except Exception as exc:  # the binding raises SystemError/UnicodeError on odd values
         raise JSEngineError("engine", f"{type(exc).__name__}: {exc}") from None
@@ -133,7 +142,7 @@ class Sandbox:
         )
         try:
             self._fn = ctx.eval(harness)
-        except quickjs.JSException as exc:
+        except _quickjs().JSException as exc:
             raise _classify(exc) from None
         self._ctx = ctx
 
@@ -214,7 +223,7 @@ _state = _ThreadState()
 
 def _thread_functions() -> tuple[Any, Any]:
     if _state.ctx is None:
-        ctx = quickjs.Context()
+        ctx = _quickjs().Context()
         ctx.set_memory_limit(MEMORY_LIMIT)
         ctx.set_max_stack_size(STACK_LIMIT)
         ctx.set_time_limit(TIME_LIMIT_S)
@@ -239,7 +248,7 @@ def js_regex_test(pattern: str, flags: str, text: str) -> bool:
         text, enc = json.dumps(text), enc | 2
     try:
         return bool(test(pattern, flags, text, enc))
-    except quickjs.JSException as exc:
+    except _quickjs().JSException as exc:
         raise _classify(exc) from None
 
 
@@ -248,7 +257,7 @@ def quickjs_regex_error(pattern: str, flags: str) -> str | None:
     _, check = _thread_functions()
     try:
         message = check(json.dumps(pattern), flags)
-    except quickjs.JSException as exc:
+    except _quickjs().JSException as exc:
         return str(_classify(exc))
     return message or None
 

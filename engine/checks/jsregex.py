@@ -31,9 +31,8 @@ from __future__ import annotations
 import bisect
 import threading
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
-
-import regex
 
 from engine.checks.charsets import INF, Ranges, complement, normalize, to_code_units
 from engine.checks.jsengine import (
@@ -55,6 +54,7 @@ from engine.checks.regexlimits import (
     expansion_cost,
     limit_message,
     min_length,
+    regex_module,
 )
 
 __all__ = ["JsRegex", "RegexLimit", "RegexTimeout", "compile_js_regex", "js_regex_error"]
@@ -225,12 +225,15 @@ class JsRegex:
         )
 
 
-_ASTRAL: Final = regex.compile("[\U00010000-\U0010ffff]")
+@cache
+def _astral() -> Any:
+    """Matches a character outside the BMP (two UTF-16 code units in JavaScript)."""
+    return regex_module().compile("[\U00010000-\U0010ffff]")
 
 
 def _unit_count(text: str) -> int:
     """The length of `text` in UTF-16 code units (JavaScript's `text.length`)."""
-    return len(text) + (len(_ASTRAL.findall(text)) if not text.isascii() else 0)
+    return len(text) + (len(_astral().findall(text)) if not text.isascii() else 0)
 
 
 _last_units: tuple[str, str] = ("", "")
@@ -242,7 +245,7 @@ def _units(text: str) -> str:
     last = _last_units
     if last[0] is text:
         return last[1]
-    units = text if text.isascii() or _ASTRAL.search(text) is None else to_code_units(text)
+    units = text if text.isascii() or _astral().search(text) is None else to_code_units(text)
     _last_units = (text, units)
     return units
 
@@ -308,7 +311,7 @@ def _compile_short(pattern: str, flags: str) -> tuple[JsRegex | str, int]:
         return _with_min_length(_in_quickjs(pattern, flags), parsed.tree), 1
     try:
         compiled = _translate(parsed.tree, flags)
-    except (regex.error, OverflowError, RecursionError, MemoryError):
+    except (regex_module().error, OverflowError, RecursionError, MemoryError):
         compiled = None
     if compiled is None:
         return _with_min_length(_in_quickjs(pattern, flags), parsed.tree), 1
@@ -324,6 +327,7 @@ def _with_min_length(result: JsRegex | str, tree: Node) -> JsRegex | str:
 
 def _translate(tree: Node, flags: str) -> Any:
     """The pattern compiled on `regex`, or None when its source would be too long to compile."""
+    regex = regex_module()
     if "i" in flags and _ascii_foldable(tree):
         # Only ASCII letters have case here, and JS's non-`u` case rule never maps non-ASCII
         # onto ASCII: ASCII-only IGNORECASE is exact and much faster than [aA] classes.

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import regex
-
 from engine.checks.context import CheckContext
 from engine.checks.jscase import iu_piece
 from engine.checks.jsengine import JSEngineError
 from engine.checks.jsregex import JsRegex, RegexLimit, compile_js_regex
-from engine.checks.regexlimits import MAX_CACHED_COST, MAX_TRANSLATED_LENGTH, WeightedCache
+from engine.checks.regexlimits import (
+    MAX_CACHED_COST,
+    MAX_TRANSLATED_LENGTH,
+    WeightedCache,
+    regex_module,
+)
 from engine.checks.text import at_least
 
 __all__ = [
@@ -96,6 +99,7 @@ def _word_pattern(word: str, ignore_case: bool) -> Any:
 
 
 def _build_word_pattern(word: str, ignore_case: bool) -> Any:
+    regex = regex_module()
     if not ignore_case:
         body = regex.escape(word, special_only=True, literal_spaces=True)
         return regex.compile(
@@ -127,5 +131,5 @@ def contains_word(
         if len(args) > MAX_TRANSLATED_LENGTH:
             return _js_word_regex(args, ignore_case).test(text)
         return _word_pattern(args, ignore_case).search(text, timeout=1.0) is not None
-    except (regex.error, TimeoutError, ValueError, RegexLimit, JSEngineError) as exc:
+    except (regex_module().error, TimeoutError, ValueError, RegexLimit, JSEngineError) as exc:
         return {"error": f"Error in '{name}': {exc}"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from engine.checks.charsets import INF
 from engine.checks.jsengine import MEMORY_LIMIT, TIME_LIMIT_S
@@ -32,6 +32,7 @@ __all__ = [
     "is_limit_message",
     "limit_message",
     "min_length",
+    "regex_module",
 ]
 
 MAX_TRANSLATED_LENGTH: Final = 2_000
@@ -168,3 +169,14 @@ class WeightedCache(Generic[K, V]):
         with self._lock:
             self._items.clear()
             self._weight = 0
+
+
+def regex_module() -> Any:
+    """The `regex` module, imported on first use.
+
+    It is imported only where a pattern is compiled: `blueprint lint` of a file without
+    patterns and a run of plain checks never load it.
+    """
+    import regex
+
+    return regex

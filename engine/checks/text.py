@@ -13,11 +13,14 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, TypeGuard
 
-import regex
-
 from engine.checks.context import CheckContext
 from engine.checks.jsstring import js_json_parse
-from engine.checks.regexlimits import MAX_CACHED_COST, MAX_TRANSLATED_LENGTH, WeightedCache
+from engine.checks.regexlimits import (
+    MAX_CACHED_COST,
+    MAX_TRANSLATED_LENGTH,
+    WeightedCache,
+    regex_module,
+)
 
 __all__ = [
     "any_strings",
@@ -127,6 +130,7 @@ _needle_cache: WeightedCache[str, Any] = WeightedCache(4096, MAX_CACHED_COST)
 
 def _ascii_insensitive(needle: str) -> Any:
     """`needle` as a pattern matching ASCII letters of either case, and nothing else folded."""
+    regex = regex_module()
     flags = regex.IGNORECASE | regex.ASCII
     return _needle_cache.get_or_build(
         needle,

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from engine.blueprint.parse import split_layout
+from engine.blueprint.layout import split_layout
 from engine.blueprint.source import Span, YList, YMap, load_yaml_documents
 from engine.edit import values
 from engine.edit.edits import PointRef

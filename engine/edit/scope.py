@@ -8,7 +8,7 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from engine.blueprint.parse import split_layout
+from engine.blueprint.layout import split_layout
 from engine.blueprint.source import load_yaml_documents
 from engine.edit.layout import Layout, find_items, prompt_node
 from engine.edit.nodes import EditError, entry_index

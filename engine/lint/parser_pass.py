@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from engine.blueprint.header import normalize_header, validate_external_services
-from engine.blueprint.parse import split_layout
+from engine.blueprint.layout import split_layout
 from engine.blueprint.prompts import normalize_prompt
 from engine.blueprint.source import Span, YMap
 from engine.blueprint.text import bounded_message

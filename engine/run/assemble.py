@@ -32,8 +32,14 @@ def comparison_from_rows(
     rows: Sequence[CellRow],
     key_points: Mapping[str, KeyPoints] | None = None,
     calls: Mapping[str, CallRow] | None = None,
+    scores: Mapping[tuple[str, str], CellScore] | None = None,
 ) -> Comparison:
     """Assemble the comparison of a run from its stored cells.
+
+    `scores` are cells scored in this process, by (prompt id, model id): the stored result of
+    such a cell is that score written out (`cell_row`), so it is used as it is instead of
+    being read back from its JSON (a run's end: a warm run of 900 cells spent a third of its
+    comparison there).
 
     `key_points` are the run's extractions (`engine.run.keypoints.logged_key_points` reads
     them from a stored run's log): recorded as Weval does, and a prompt whose extraction
@@ -49,7 +55,8 @@ def comparison_from_rows(
     systems: dict[str, str | None] = {}
     for row in rows:
         pid, model = row.prompt_id, row.model_id
-        cells.append(cell_from_weval(pid, model, row.result_data))
+        scored = scores.get((pid, model)) if scores else None
+        cells.append(scored if scored is not None else cell_from_weval(pid, model, row.result_data))
         history = row.history
         if row.failed:
             errors.setdefault(pid, {})[model] = str(row.error)

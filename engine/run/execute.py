@@ -89,6 +89,8 @@ class _Runner:
         self.local_errors: list[str] = []
         self.key_points: dict[str, KeyPoints] = {}
         self.cells: list[CellPlan] = list(plan.cells)
+        self.scores: dict[tuple[str, str], CellScore] = {}
+        """The cells scored (and recorded) by this process, for the comparison at the end."""
         self.embedding_left = False
         self.summary_error: str | None = None
 
@@ -212,6 +214,7 @@ class _Runner:
             except StoreError as exc:  # a local failure: left unrecorded for a resume
                 self._local_failure(exc)
                 return
+            self.scores[cell.key] = score
             self.progress.done_cells += 1
             if score.failed:
                 self.progress.failed_cells += 1
@@ -404,7 +407,9 @@ class _Runner:
                 if self.plan.embedding_model
                 else None
             )
-            comparison = comparison_from_rows(self.blueprint, rows, self.key_points, calls)
+            comparison = comparison_from_rows(
+                self.blueprint, rows, self.key_points, calls, self.scores
+            )
             comparison.rescored_from = self.options.rescored_from
             if self.options.summary_model and (
                 written := self.store.executive_summary(self.run_id)

@@ -304,3 +304,39 @@ def test_stop_lets_at_most_the_calls_in_flight_finish(env):
     assert run.status == "stopped"
     assert len(env.calls) <= asked_at_stop + 4  # only calls already past the stop check
     assert len(store.cells(prepared.run_id)) < 40
+
+
+def test_the_written_comparison_is_the_one_assembled_from_the_stored_cells(env, tmp_path):
+    # At its end a run uses the scores it computed instead of reading them back from the
+    # store: the file must be exactly what the stored cells give (as the studio reads them).
+    from engine.blueprint import parse_blueprint
+    from engine.run import stored_comparison
+
+    text = BLUEPRINT + textwrap.dedent(
+        """
+        - id: varied
+          prompt: Say hello twice
+          citation: {title: A source, url: "https://example.org"}
+          should:
+            - $matches: "hel+o"
+            - {text: "Says hello.", multiplier: 2.5}
+            - [$contains: hello, $contains: hi]
+            - $word_count_between: [1, 2]
+            - $matches: "("
+          should_not:
+            - $contains: goodbye
+        """
+    )
+    store = open_store()
+    prepared, outcome = run(store, text, options=RunOptions(out_dir=tmp_path))
+    assert outcome.status == "completed" and outcome.path is not None
+    written = json.loads(outcome.path.read_text())
+    blueprint = parse_blueprint(text, source="bp.yml")
+    stored = json.loads(stored_comparison(store, prepared.run_id, blueprint).to_json())
+    assert written.pop("timestamp") and stored.pop("timestamp")
+    assert written == stored
+    scores = written["evaluationResults"]["llmCoverageScores"]
+    statuses = {
+        a["status"] for row in scores.values() for c in row.values() for a in c["pointAssessments"]
+    }
+    assert statuses == {"scored", "errored"}

@@ -6,7 +6,6 @@ from engine.blueprint.text import excerpt
 from engine.lint.context import LintContext
 from engine.lint.rules.header import known_provider
 from engine.modelids import PROVIDERS, split_model_id
-from engine.providers.embeddings import unsupported
 from engine.providers.local_embed import LOCAL_MODELS
 
 __all__ = ["RULES"]
@@ -47,6 +46,8 @@ def embedding_model(ctx: LintContext) -> None:
                 f"`{shown}` is not a local embedding model. Known: {known}.",
             )
         return
+    from engine.providers.embeddings import unsupported  # the embeddings client: only here
+
     why = unsupported(value.strip())
     if why is not None:
         ctx.add("embedding-model", span, excerpt(why, 300, quote=False))
