@@ -45,6 +45,7 @@ from engine.checks.jsengine import (
 from engine.checks.jsregex_parse import Node, RegexSyntaxError, RegexTooDeep, parse_regex
 from engine.checks.regexlimits import (
     MAX_CACHED_COST,
+    MAX_REPEATED_CAPTURE_COST,
     MAX_TRANSLATED_COST,
     MAX_TRANSLATED_LENGTH,
     MAX_TRANSLATED_NESTING,
@@ -55,6 +56,7 @@ from engine.checks.regexlimits import (
     limit_message,
     min_length,
     regex_module,
+    repeated_capture_cost,
 )
 
 __all__ = ["JsRegex", "RegexLimit", "RegexTimeout", "compile_js_regex", "js_regex_error"]
@@ -267,6 +269,8 @@ def _in_quickjs(pattern: str, flags: str) -> JsRegex | str:
     """A pattern QuickJS runs: its own syntax check decides, and its limits bound compiling."""
     message = quickjs_regex_error(pattern, flags)
     if not message:
+        if repeated_capture_cost(pattern) > MAX_REPEATED_CAPTURE_COST:
+            return limit_message(pattern, flags)  # QuickJS would not stop at its clock
         return JsRegex(pattern, flags, None)
     if any(limit in message.lower() for limit in _QUICKJS_LIMITS):
         return limit_message(pattern, flags)

@@ -22,6 +22,7 @@ from engine.checks.jsregex_parse import Node
 
 __all__ = [
     "MAX_CACHED_COST",
+    "MAX_REPEATED_CAPTURE_COST",
     "MAX_TRANSLATED_COST",
     "MAX_TRANSLATED_LENGTH",
     "MAX_TRANSLATED_NESTING",
@@ -33,6 +34,7 @@ __all__ = [
     "limit_message",
     "min_length",
     "regex_module",
+    "repeated_capture_cost",
 ]
 
 MAX_TRANSLATED_LENGTH: Final = 2_000
@@ -46,6 +48,14 @@ MAX_TRANSLATED_COST: Final = 20_000
 
 MAX_TRANSLATED_SOURCE: Final = 16_000
 """Longest translated `regex` source (case classes written out); compiling costs ~5 µs a char."""
+
+MAX_REPEATED_CAPTURE_COST: Final = 25_000_000
+"""Most `count² × captures` of one counted repeat of a capturing group QuickJS is given.
+
+QuickJS resets a repeated group's captures on each required repetition in time that grows with
+the repetitions made so far, and checks its clock only when it backtracks: measured,
+`(((…(\\1)…))){10000}` (40 groups) ran 7.7 s past its 100 ms limit; 25,000,000 takes ~55 ms.
+"""
 
 MAX_CACHED_COST: Final = 400_000
 """Most expansion nodes the compiled-pattern cache holds at once (about 100 MB)."""
@@ -101,6 +111,60 @@ def expansion_cost(node: Node, budget: int = MAX_TRANSLATED_COST) -> int:
         inner = expansion_cost(node[1], budget)  # type: ignore[arg-type]
         return 1 + min(max(low, 1) * inner, budget + 1)
     return 1
+
+
+def _count(pattern: str, i: int) -> tuple[int, int] | None:
+    """The required count of a `{m}`, `{m,}` or `{m,n}` quantifier at `i`, and where it ends."""
+    j = i + 1
+    while j < len(pattern) and pattern[j].isdigit():
+        j += 1
+    if j == i + 1:
+        return None
+    low = int(pattern[i + 1 : j]) if j - i <= 13 else 10**12  # more digits count as 10**12
+    if j < len(pattern) and pattern[j] == ",":
+        j += 1
+        while j < len(pattern) and pattern[j].isdigit():
+            j += 1
+    return (low, j + 1) if j < len(pattern) and pattern[j] == "}" else None
+
+
+def repeated_capture_cost(pattern: str) -> int:
+    """The largest `count² × captures` over the counted repeats of groups in `pattern`.
+
+    One pass over the text, whatever its nesting (escapes and classes skipped, `(?<name>`
+    counted as a capture, lookarounds and `(?:` not). Repeats of groups that capture nothing,
+    and `*`, `+`, `?` (a required count of at most 1), cost nothing here.
+    """
+    opened: list[tuple[int, int]] = []  # (position, captures opened before it)
+    captures = 0
+    worst = 0
+    i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i += 1
+            while i < n and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+        elif c == "(":
+            opened.append((i, captures))
+            rest = pattern[i + 1 : i + 4]
+            if not rest.startswith("?") or (rest[1:2] == "<" and rest[2:3] not in ("=", "!")):
+                captures += 1
+        elif c == ")" and opened:
+            _, before = opened.pop()
+            inside = captures - before
+            if inside and i + 1 < n and pattern[i + 1] == "{":
+                found = _count(pattern, i + 1)
+                if found is not None:
+                    worst = max(worst, found[0] * found[0] * inside)
+                    i = found[1]
+                    continue
+        i += 1
+    return worst
 
 
 def min_length(node: Node) -> int:

@@ -24,11 +24,13 @@ from engine.checks.jsengine import js_regex_test
 from engine.checks.jsregex import compile_js_regex
 from engine.checks.jsregex_parse import parse_regex
 from engine.checks.regexlimits import (
+    MAX_REPEATED_CAPTURE_COST,
     MAX_TRANSLATED_COST,
     WeightedCache,
     expansion_cost,
     is_limit_message,
     limit_message,
+    repeated_capture_cost,
 )
 from engine.lint.rules.fnpoint import regex_error
 from tests.checks.conftest import raw
@@ -370,3 +372,29 @@ def test_a_text_too_short_for_any_match_is_false_without_running_the_pattern() -
     for pattern in ("a{2}|", "(?=abc)", "(a)?\\1", "\\b$", "(?:abc)*"):
         assert compile_js_regex(pattern).min_length == 0, pattern
     assert compile_js_regex("(?:ab|c){3}d").min_length == 4
+
+
+# Found by the fuzz test: QuickJS spent 9 s on it (time growing with count² x captures) without
+# looking at its 100 ms clock, which it reads only when it backtracks.
+CAPTURE_LOOP = "(" * 40 + "\\1" + ")" * 40 + "{65535,}?"
+
+
+def test_a_repeat_of_capturing_groups_quickjs_cannot_stop_is_errored_at_once() -> None:
+    start = time.monotonic()
+    results = [raw(fn, " \u2029ab", CAPTURE_LOOP) for fn in ("matches", "not_imatches")]
+    assert time.monotonic() - start < 1.0
+    for result in results:
+        assert isinstance(result, dict) and "simplify the pattern" in result["error"]
+    assert is_limit_message(regex_error(CAPTURE_LOOP, "") or "")  # lint says so at the pattern
+    assert regex_error("(" * 40 + "\\1" + ")" * 40 + "{100,}?", "") is None  # cheap: it runs
+    assert raw("matches", "ab", "(" * 40 + "\\1" + ")" * 40 + "{100,}?") is True
+
+
+def test_repeated_capture_cost_counts_the_captures_inside_each_counted_repeat() -> None:
+    assert repeated_capture_cost("(a)(b){1000}") == 1000 * 1000
+    assert repeated_capture_cost("((a)(?<n>b)(?:c)(?=d)(?<=e)){10,20}") == 10 * 10 * 3
+    assert repeated_capture_cost("(?:a){99999}(a)*\\(b){99999}[(]c){99999}") == 0
+    assert repeated_capture_cost("(a){12345678901234567890}") == 10**24
+    assert repeated_capture_cost("(a){,5}(b){x}") == 0  # not quantifiers in JS: literal braces
+    assert repeated_capture_cost("(" * 5000 + ")" * 5000 + "{3}") == 9 * 5000  # any depth
+    assert MAX_REPEATED_CAPTURE_COST < repeated_capture_cost(CAPTURE_LOOP)
