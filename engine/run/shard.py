@@ -31,7 +31,9 @@ BEAT_S = 1.0
 def prompt_ranges(plan: RunPlan, calls_per_part: int) -> list[tuple[int, int]]:
     """Split a plan's prompts into consecutive ranges (first, end) of about `calls_per_part` calls.
 
-    A prompt is never split; a plan without calls is one range.
+    The run's last `2 x calls_per_part` calls go in parts of half that size, so the workers
+    sharing a run finish it together: the last part taken is short, and no worker waits long
+    for another's. A prompt is never split; a plan without calls is one range.
     """
     prompts = plan.blueprint.prompts
     weight = dict.fromkeys((p.id for p in prompts), 0)
@@ -39,13 +41,15 @@ def prompt_ranges(plan: RunPlan, calls_per_part: int) -> list[tuple[int, int]]:
     for cell in plan.cells:
         texts = sum(1 for p in cell.prompt.points if p.fn is None)
         weight[cell.prompt.id] += cell.turns + texts * judges
+    tail, small = 2 * calls_per_part, max(1, calls_per_part // 2)
+    left = sum(weight.values())
     ranges: list[tuple[int, int]] = []
     first = size = 0
     for i, prompt in enumerate(prompts):
         size += weight[prompt.id]
-        if size >= calls_per_part:
+        if size >= (calls_per_part if left > tail else small):
             ranges.append((first, i + 1))
-            first, size = i + 1, 0
+            first, left, size = i + 1, left - size, 0
     if first < len(prompts) or not ranges:
         ranges.append((first, len(prompts)))
     return ranges

@@ -31,6 +31,13 @@ def test_parts_cover_every_prompt_once_in_ranges_of_about_the_asked_calls():
     assert prompt_ranges(plan, 10_000) == [(0, 45)]
 
 
+def test_a_runs_last_calls_go_in_half_size_parts_so_its_workers_finish_together():
+    plan = _plan(prompts=300, models=2)  # 600 calls, 2 per prompt
+    sizes = [2 * (b - a) for a, b in prompt_ranges(plan, 100)]
+    assert sizes == [100, 100, 100, 100, 50, 50, 50, 50]
+    assert sum(sizes) == plan.total_calls
+
+
 def test_the_last_part_to_finish_ends_the_run_exactly_once_and_a_rerun_part_still_can(queue_db):
     store = open_store(queue_db)
     digest = store.save_blueprint("x", None, None)

@@ -117,7 +117,7 @@ def test_a_worker_killed_mid_run_is_taken_over_and_no_finished_call_is_made_agai
     store, prepared = _queued(queue_db, fake_llm, monkeypatch, blueprint(prompts=150), "big.yml")
     assert prepared.plan.total_calls == 300
     parts = enqueue_run(queue_db, prepared.run_id, prepared.plan, part_calls=30)
-    assert parts == 10
+    assert parts == 12  # 8 of 30 calls, then the last 60 calls in parts of 15
     run_id = prepared.run_id
     env = worker_env(queue_db, fake_llm, tmp_path / "home")
     doomed = start_worker(env, "--concurrency", "8", "--name", "doomed")
@@ -175,7 +175,7 @@ def test_a_providers_rate_holds_over_all_workers(
     queue_db, fake_llm, start_worker, tmp_path, monkeypatch
 ):
     store, prepared = _queued(queue_db, fake_llm, monkeypatch, blueprint(prompts=30), "r.yml")
-    enqueue_run(queue_db, prepared.run_id, prepared.plan, part_calls=10)  # 6 parts to share
+    enqueue_run(queue_db, prepared.run_id, prepared.plan, part_calls=10)  # 8 parts to share
     env = worker_env(queue_db, fake_llm, tmp_path / "home")
     for _ in range(2):
         start_worker(env, "--concurrency", "8", "--rate", "openai=20")
