@@ -6,8 +6,10 @@ Each source (`r.length > 10`, `/x/i.test(r)`, a score object) is scored N times 
 registry function scoring uses (`CATALOGUE["js"]`, which sends the evaluation to a worker
 process), and N times with `jsworker.evaluate_js` called in this process: what `$js` did
 before the worker, the same fresh QuickJS context per evaluation. The evidence holds a
-two-message conversation (1.5 KB), sent with every request. It also times a string `where`
-both ways, and the start of a worker (its first request).
+two-message conversation (1.5 KB); one row has 100 messages (100 KB), which the worker path
+encodes and sends once per response rather than once per evaluation. It also times a string
+`where` both ways, and the start of a worker (its first request). Batches of the two paths
+alternate; the minimum is the figure least disturbed by a busy machine.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ MESSAGES = [
     {"role": "assistant", "content": "Paris is the capital of France. " * 35},
 ]
 ROUNDS = 10
+LONG_MESSAGES = [
+    {"role": ("user", "assistant")[i % 2], "content": "Tell me about Paris, the capital. " * 30}
+    for i in range(100)
+]
 TEXT = "Paris is the capital of France; the x marks the spot."
 
 
@@ -69,7 +75,7 @@ def _compare(before: Callable[[], object], after: Callable[[], object], n: int) 
 def _row(label: str, figures: list[float]) -> None:
     b_min, b_med, a_min, a_med, b_cpu, a_cpu = figures
     print(
-        f"{label:44} {b_min:6.0f} {b_med:6.0f} {b_cpu:6.0f} | {a_min:6.0f} {a_med:6.0f} "
+        f"{label:52} {b_min:6.0f} {b_med:6.0f} {b_cpu:6.0f} | {a_min:6.0f} {a_med:6.0f} "
         f"{a_cpu:6.0f} | {a_min - b_min:+6.0f} {a_med / b_med:5.2f}"
     )
 
@@ -78,36 +84,39 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     env = CheckEnv()
     evidence = Evidence(text=TEXT, prompt_id="p", model_id="m", messages=MESSAGES)
-    ctx = CheckContext(evidence, env, None, None)
     js = CATALOGUE["js"]
 
     jsprocess.shutdown()
     start = time.perf_counter()
-    js(TEXT, "true", ctx)
+    js(TEXT, "true", CheckContext(evidence, env, None, None))
     print(f"worker start (first request): {(time.perf_counter() - start) * 1000:.1f} ms")
 
-    print(f"{'':44} {'in-process (us)':>20} | {'worker (us)':>20} | worker - in-process")
-    print(f"{'':44} {'min':>6} {'median':>6} {'cpu':>6} | {'min':>6} {'median':>6} {'cpu':>6} |"
+    print(f"{'':52} {'in-process (us)':>20} | {'worker (us)':>20} | worker - in-process")
+    print(f"{'':52} {'min':>6} {'median':>6} {'cpu':>6} | {'min':>6} {'median':>6} {'cpu':>6} |"
           f" {'min':>6} {'ratio':>5}")  # fmt: skip
-    for source in SOURCES:
+    long_evidence = Evidence(text=TEXT, prompt_id="p", model_id="m", messages=LONG_MESSAGES)
+    cases = [(source, evidence, "") for source in SOURCES]
+    cases.append((SOURCES[0], long_evidence, " (100 KB of messages)"))
+    for source, ev, note in cases:
+        ev_ctx = CheckContext(ev, env, None, None)  # one per response, as scoring makes
 
-        def in_process(source: str = source) -> object:
-            return evaluate_js(
+        def in_process(source: str = source, ev: Evidence = ev) -> object:
+            return evaluate_js(  # what `$js` did before the worker: encode, then run
                 source,
                 TEXT,
                 json.dumps(
-                    {"messages": js_clean(evidence.messages), "modelId": evidence.model_id},
+                    {"messages": js_clean(ev.messages), "modelId": ev.model_id},
                     ensure_ascii=True,
                 ),
                 time_limit_s=env.js_time_limit_s,
                 memory_limit=env.js_memory_limit,
             )
 
-        def worker(source: str = source) -> object:
-            return js(TEXT, source, ctx)
+        def worker(source: str = source, ev_ctx: CheckContext = ev_ctx) -> object:
+            return js(TEXT, source, ev_ctx)
 
         assert in_process() == worker(), source
-        _row(f"$js: {source}", _compare(in_process, worker, n))
+        _row(f"$js: {source}{note}", _compare(in_process, worker, n))
 
     payload = {"where": "args.q.length > 2", "calls": [{"q": "paris"}, {"q": "london"}]}
     _row(

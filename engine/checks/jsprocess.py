@@ -253,17 +253,21 @@ class _Pool:
                 self._cond.wait()
         try:
             worker = _Worker()
-        except OSError as exc:
+        except BaseException as exc:
             self._gone()
-            raise JSEngineError(
-                "engine", f"the JavaScript process could not start: {exc}"
-            ) from None
+            if isinstance(exc, OSError):
+                message = f"the JavaScript process could not start: {exc}"
+                raise JSEngineError("engine", message) from None
+            raise
         try:
             worker.wait_ready()
-        except (_Late, _Broken):
+        except BaseException as exc:  # an interrupt too: the slot must not be lost
             worker.kill()
             self._gone()
-            raise JSEngineError("engine", "the JavaScript process did not start") from None
+            if isinstance(exc, _Late | _Broken):
+                message = "the JavaScript process did not start"
+                raise JSEngineError("engine", message) from None
+            raise
         with self._cond:
             self._busy.add(worker)
         return worker
