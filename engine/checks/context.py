@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.checks.trace import parse_tool_trace
 from engine.evidence import Evidence, ToolCall
+from engine.jsvalues import js_clean
 from engine.settings import Settings
 
 if TYPE_CHECKING:
@@ -107,7 +109,7 @@ class CheckEnv:
 class CheckContext:
     """Everything one evaluation may look at besides the subject text (computed lazily)."""
 
-    __slots__ = ("_tool_calls", "blueprint", "env", "evidence", "prompt")
+    __slots__ = ("_js_context", "_tool_calls", "blueprint", "env", "evidence", "prompt")
 
     def __init__(
         self,
@@ -121,6 +123,7 @@ class CheckContext:
         self.blueprint = blueprint
         self.prompt = prompt
         self._tool_calls: list[ToolCall] | None = None
+        self._js_context: str | None = None
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -136,6 +139,21 @@ class CheckContext:
             else:
                 self._tool_calls = parse_tool_trace(self.evidence.text)
         return self._tool_calls
+
+    @property
+    def js_context(self) -> str:
+        """`$js`'s `context` global, `{messages, modelId}`, as JSON text (ASCII).
+
+        Encoded once for all the `$js` points over this evidence: the messages may be a long
+        conversation, and a worker process keeps the last one it was sent.
+        """
+        if self._js_context is None:
+            value = {
+                "messages": js_clean(self.evidence.messages),
+                "modelId": self.evidence.model_id,
+            }
+            self._js_context = json.dumps(value, ensure_ascii=True)
+        return self._js_context
 
     @property
     def prompt_id(self) -> str:

@@ -21,7 +21,11 @@ def _section(base: CheckDef) -> list[str]:
     flags = [
         flag
         for flag, on in (
-            ("runs blueprint JavaScript in the QuickJS sandbox", base.runs_js),
+            (
+                "runs blueprint JavaScript in the QuickJS sandbox, in a separate process "
+                "that is killed when it overruns the time limit",
+                base.runs_js,
+            ),
             ("calls an HTTP service", base.needs_network),
             ("typed: statuses scored / errored / unverified, findings and evidence", base.typed),
             ("Blueprint Studio extension (Weval reports it as unknown)", base.extension),

@@ -58,7 +58,7 @@ class CheckDef:
         singular_alias: Whether the singular spelling (`contain`) exists.
         synonyms: Extra names for the same function.
         needs_network: Calls an HTTP service.
-        runs_js: Runs blueprint JavaScript in the QuickJS sandbox.
+        runs_js: Runs blueprint JavaScript in the QuickJS sandbox (a worker process).
         typed: Returns `Outcome`s with statuses, findings and evidence.
         extension: Ours, not Weval's (Weval reports it as an unknown function).
         canonical: The base name this entry was derived from (itself for bases).

@@ -3,7 +3,8 @@
 Which calls are inspected: when the provider's native tool calls were recorded
 (`evidence.tool_calls` is a non-empty list) they are used; otherwise the subject text is parsed
 for trace lines, as upstream always does. A string `where` in `tool_args_match` is the
-blueprint's JavaScript over `args`; it runs in a fresh QuickJS sandbox with the `$js` limits.
+blueprint's JavaScript over `args`; it runs in a fresh QuickJS sandbox with the `$js` limits,
+in a worker process that is killed if it overruns them (`engine.checks.jsprocess`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import re
 from typing import Any, Final
 
 from engine.checks.context import CheckContext
-from engine.checks.jsengine import JSEngineError, run_fresh
+from engine.checks.jsengine import JSEngineError
+from engine.checks.jsprocess import run_fresh
 from engine.checks.jsstring import JS_WHITESPACE, js_trim
 from engine.checks.text import is_number
 from engine.checks.trace import parse_tool_trace

@@ -6,18 +6,22 @@ the line breaks JavaScript knows and Python splits on (U+2028, U+2029, U+0085, C
 example runs under an address-space limit 1 GB above what the process already maps, so a
 pattern that the engine expanded would fail the test, not the machine.
 
+The third test builds each pattern at run time inside `$js` (`new RegExp(...)`), where no
+check of the source can see it: the worker process that runs it is killed past its deadline.
+
 The second test gives every function that runs locally (all but `$call` and `$factcheck`)
 random arguments of any JSON shape, patterns included, and responses with tool-call traces.
 """
 
 from __future__ import annotations
 
+import json
 import resource
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.checks import function_names
@@ -170,3 +174,26 @@ def test_every_local_function_returns_a_result_for_any_argument(
         elapsed = time.monotonic() - start
     assert set(statuses.values()) <= {"scored", "errored", "unverified"}, statuses
     assert elapsed < 4 * SECONDS, elapsed
+
+
+# 40 nested capturing groups repeated: QuickJS resets their captures without reading its clock
+CAPTURE_RESETS = "(" * 40 + "\\1" + ")" * 40 + "{20000,}?"
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(pattern=patterns(), response=RESPONSES)
+@example(pattern=CAPTURE_RESETS, response="hello")
+def test_js_that_builds_any_pattern_at_run_time_returns_within_bounds(
+    pattern: str, response: str
+) -> None:
+    source = f"new RegExp({json.dumps(pattern)}).test(r)"
+    with bounded_memory():
+        start = time.monotonic()
+        assessment = assess("js", response, source)
+        elapsed = time.monotonic() - start
+    assert assessment.status in {"scored", "errored"}
+    assert elapsed < SECONDS, (elapsed, pattern[:80])
