@@ -29,8 +29,12 @@ def main() -> None:
     cand_id = st.query_params.get("cand") or ""
     base = services.store().get_run(base_id) if share.is_run_id(base_id) else None
     cand = services.store().get_run(cand_id) if share.is_run_id(cand_id) else None
-    with st.expander("Pick two runs", expanded=base is None or cand is None):
-        view.picker(all_runs, base_id, cand_id)
+    # the pickers hold up to 500 runs each: built only while their expander is open
+    with st.expander(
+        "Pick two runs", expanded=base is None or cand is None, key="cmp_pick", on_change="rerun"
+    ) as box:
+        if box.open is not False:
+            view.picker(all_runs, base_id, cand_id)
     if base is None or cand is None:
         if base_id or cand_id:
             st.error(
@@ -40,7 +44,7 @@ def main() -> None:
         view.trend(all_runs, None)
         return
     try:
-        diff = view.load_diff(base, cand)
+        loaded = view.load_diff(base, cand)
     except InputError as exc:
         view.load_error(exc)
         return
@@ -48,10 +52,10 @@ def main() -> None:
         f"**Baseline:** {safe_markdown(view.run_name(base))}  \n"
         f"**Candidate:** {safe_markdown(view.run_name(cand))}"
     )
-    view.model_deltas(diff)
-    kept = view.delta_grid(diff)
-    view.point_changes(diff)
-    view.answers(diff, kept)
+    view.model_deltas(loaded)
+    kept = view.delta_grid(loaded)
+    view.point_changes(loaded)
+    view.answers(loaded, kept)
     view.trend(all_runs, group_of(cand))
 
 

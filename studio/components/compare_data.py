@@ -1,7 +1,8 @@
 """The comparison page's data: the prompt × model delta grid, its filters, answer diffs, trends.
 
 Pure: no Streamlit. Every label that comes from a blueprint or a model is shown by the page as
-escaped text or as a dataframe cell, never as HTML.
+escaped text: Markdown with every special character escaped, or a cell of an HTML-escaped
+static table or chart (`studio.statictable`, `studio.linechart`).
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import altair as alt
 import pandas as pd
-from pandas.io.formats.style import Styler
 
 from engine.compare import ModelPair, RunDiff, pair_models
 from engine.compare.words import WordDiff
 from engine.jsvalues import format_score
 from studio.figures import _unique, score_colour
+from studio.linechart import line_chart_svg, svg_image
+from studio.statictable import Table
 from studio.textsafe import safe_markdown
 
 __all__ = [
@@ -30,8 +31,9 @@ __all__ = [
     "diff_markdown",
     "grid",
     "group_of",
-    "trend_chart",
     "trend_frame",
+    "trend_svg",
+    "trend_table",
 ]
 
 Filter = Literal["all", "worse", "changed", "failed"]
@@ -133,26 +135,32 @@ def grid(diff: RunDiff) -> Grid:
     return Grid(list(prompts), list(pairs), cells)
 
 
-def delta_table(g: Grid, prompts: Sequence[str]) -> Styler:
+def delta_table(g: Grid, prompts: Sequence[str]) -> Table:
     """The grid's rows for `prompts` as a colour-coded table: signed deltas, RdBu background."""
     labels: list[list[str]] = []
-    styles: list[list[str]] = []
+    colours: list[list[str]] = []
     for pid in prompts:
-        row, style = [], []
+        row, colour = [], []
         for model in g.models:
             cell = g.cells.get((pid, model))
             if cell is None:
                 row.append("–")
-                style.append(f"background-color: {delta_colour(None)}; color: #111111")
+                colour.append(delta_colour(None))
                 continue
             text = delta_label(cell.baseline, cell.candidate)
             row.append(f"{text} failed" if cell.failed else text)
-            style.append(f"background-color: {delta_colour(cell.delta)}; color: #111111")
+            colour.append(delta_colour(cell.delta))
         labels.append(row)
-        styles.append(style)
-    frame = pd.DataFrame(labels, index=list(prompts), columns=_unique(g.models))
-    colours = pd.DataFrame(styles, index=frame.index, columns=frame.columns)
-    return frame.style.apply(lambda _: colours, axis=None)
+        colours.append(colour)
+    return Table(
+        columns=_unique(g.models),
+        rows=labels,
+        label="Change of each prompt's score, by model (candidate minus baseline)",
+        row_labels=list(prompts),
+        corner="Prompt",
+        colours=colours,
+        test_id="cmp-grid",
+    )
 
 
 def _marked(text: str, mark: str) -> str:
@@ -206,35 +214,37 @@ def trend_frame(runs: Iterable[Any], group: str) -> pd.DataFrame:
     return frame.sort_index(kind="stable")
 
 
-def trend_chart(frame: pd.DataFrame, title: str) -> alt.Chart:
-    """A line per model (score over run time), with a text description for screen readers.
+def trend_svg(frame: pd.DataFrame, title: str) -> str:
+    """A line per model (average score over run time): an SVG image, described for screen readers.
 
-    The marks carry no ARIA roles of their own (each would need a label); the chart as a whole
-    is described, and the page shows the same figures as a table.
+    The page shows the same figures as a table too (`trend_table`).
     """
-    long = frame.reset_index(names="Run started (UTC)").melt(
-        id_vars="Run started (UTC)", var_name="Model", value_name="Average score"
+    series = {
+        str(model): [
+            (when.to_pydatetime(), float(value))
+            for when, value in zip(frame.index, frame[model], strict=True)
+            if pd.notna(value)
+        ]
+        for model in frame.columns
+    }
+    models = ", ".join(series)
+    label = f"Average score of {models} across {len(frame)} runs of {title}."
+    return svg_image(line_chart_svg(series, label=label), label)
+
+
+def trend_table(frame: pd.DataFrame) -> Table:
+    """The trend's figures: a row per run (its start time), a column per model, 3 decimals."""
+    return Table(
+        columns=_unique([str(c) for c in frame.columns]),
+        rows=[
+            [format_score(None if pd.isna(v) else float(v), 3, "–") for v in row]
+            for row in frame.itertuples(index=False)
+        ],
+        label="Each model's average score in each run",
+        row_labels=[when.strftime("%Y-%m-%d %H:%M:%S") for when in frame.index],
+        corner="Run started (UTC)",
+        test_id="cmp-trend",
     )
-    models = ", ".join(str(c) for c in frame.columns)
-    chart: alt.Chart = (
-        alt.Chart(
-            long.dropna(),
-            description=f"Average score of {models} across {len(frame)} runs of {title}.",
-        )
-        .mark_line(point=True, aria=False)
-        .encode(
-            x=alt.X("Run started (UTC):T"),
-            y=alt.Y("Average score:Q", scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color("Model:N"),
-            strokeDash=alt.StrokeDash("Model:N"),
-            tooltip=[
-                "Model:N",
-                "Run started (UTC):T",
-                alt.Tooltip("Average score:Q", format=".3f"),
-            ],
-        )
-    )
-    return chart
 
 
 def group_of(run: Any) -> str:

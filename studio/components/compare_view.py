@@ -7,6 +7,7 @@ the studio's cache layer (`studio.services`) knows results, not comparisons.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
@@ -19,6 +20,7 @@ from studio import runs, services
 from studio.components.compare_data import (
     FILTERS,
     Filter,
+    Grid,
     delta_label,
     delta_table,
     diff_markdown,
@@ -26,12 +28,15 @@ from studio.components.compare_data import (
     group_of,
     pairs_of,
     signed,
-    trend_chart,
     trend_frame,
+    trend_svg,
+    trend_table,
 )
+from studio.statictable import Table
 from studio.textsafe import one_line, safe_markdown
 
 __all__ = [
+    "Loaded",
     "answers",
     "delta_grid",
     "load_diff",
@@ -59,13 +64,35 @@ def run_name(run: RunRecord) -> str:
     return f"{title} · {when} · {runs.status_word(run.live_status)}"
 
 
+@dataclass
+class Loaded:
+    """A comparison of two stored runs, with what its page derives from it (kept with it).
+
+    Attributes:
+        diff: The comparison.
+        grid: Its prompt × model grid.
+        points: The points of each set of change kinds, filled as they are asked for.
+    """
+
+    diff: RunDiff
+    grid: Grid
+    points: dict[frozenset[str], list[dict[str, Any]]] = field(default_factory=dict)
+
+    def points_of(self, kinds: frozenset[str]) -> list[dict[str, Any]]:
+        """The points whose change is one of `kinds`, in the comparison's order."""
+        if kinds not in self.points:
+            self.points[kinds] = [p for p in self.diff.points if p["change"] in kinds]
+        return self.points[kinds]
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _cached_diff(db: str, base: str, cand: str, stamp: tuple[Any, ...]) -> RunDiff:
+def _cached_diff(db: str, base: str, cand: str, stamp: tuple[Any, ...]) -> Loaded:
     store = services.store()
-    return compare_runs(load_run_view(base, store), load_run_view(cand, store))
+    diff = compare_runs(load_run_view(base, store), load_run_view(cand, store))
+    return Loaded(diff, grid(diff))
 
 
-def load_diff(base: RunRecord, cand: RunRecord) -> RunDiff:
+def load_diff(base: RunRecord, cand: RunRecord) -> Loaded:
     """The comparison of two stored runs (recomputed when either run has moved on).
 
     Raises:
@@ -73,6 +100,10 @@ def load_diff(base: RunRecord, cand: RunRecord) -> RunDiff:
     """
     stamp = (base.live_status, base.done_cells, cand.live_status, cand.done_cells)
     return _cached_diff(services.store().location, base.id, cand.id, stamp)
+
+
+def _table(table: Table) -> None:
+    st.html(table.html())
 
 
 def picker(all_runs: list[RunRecord], base: str | None, cand: str | None) -> None:
@@ -101,29 +132,32 @@ def _num(value: float | None) -> str:
     return format_score(value, 3, "–")
 
 
-def model_deltas(diff: RunDiff) -> None:
+def model_deltas(loaded: Loaded) -> None:
     """Each model's average in both runs and the change, signed."""
     st.subheader("Models")
+    diff = loaded.diff
     pairs = pairs_of(diff)
     rows = []
     for m in diff.models:
         delta = m["delta"]
         rows.append(
-            {
-                "Model": m["model"],
-                "Baseline model": pairs[m["model"]].baseline or "–",
-                "Baseline": _num(m["baseline"]),
-                "Candidate": _num(m["candidate"]),
-                "Change": delta_label(m["baseline"], m["candidate"]),
-                "Verdict": "–"
+            [
+                m["model"],
+                pairs[m["model"]].baseline or "–",
+                _num(m["baseline"]),
+                _num(m["candidate"]),
+                delta_label(m["baseline"], m["candidate"]),
+                "–"
                 if delta is None
                 else ("better" if delta > 0 else "worse" if delta < 0 else "same"),
-            }
+            ]
         )
-    st.dataframe(rows, hide_index=True, width="stretch")
+    columns = ["Model", "Baseline model", "Baseline", "Candidate", "Change", "Verdict"]
+    label = "Each model's average score in both runs and the change"
+    _table(Table(columns, rows, label, test_id="cmp-models"))
 
 
-def delta_grid(diff: RunDiff) -> list[str]:
+def delta_grid(loaded: Loaded) -> list[str]:
     """The prompt × model grid of deltas with its filter; returns the prompts it kept."""
     st.subheader("Prompts × models")
     st.caption(
@@ -131,7 +165,7 @@ def delta_grid(diff: RunDiff) -> list[str]:
         "better, a minus sign and red when worse, “=” when the same; “new” or “no score” "
         "where one run has no score, “failed” where an answer failed."
     )
-    g = grid(diff)
+    g = loaded.grid
     which: Filter = (
         st.segmented_control(
             "Show",
@@ -149,13 +183,14 @@ def delta_grid(diff: RunDiff) -> list[str]:
     start, end = _rows_page(len(kept), PAGE_ROWS, f"{PAGE_KEY}-{which}", "Page")
     shown = kept[start:end]
     st.caption(f"Prompts {start + 1}–{start + len(shown)} of {len(kept)}.")
-    st.dataframe(delta_table(g, shown), width="stretch")
+    _table(delta_table(g, shown))
     return kept
 
 
-def point_changes(diff: RunDiff) -> None:
+def point_changes(loaded: Loaded) -> None:
     """Every point matched across the runs: same, changed, added or removed."""
     st.subheader("Points")
+    diff = loaded.diff
     counts = Counter(p["change"] for p in diff.points)
     kinds = ["same", "changed", "added", "removed"]
     st.caption(
@@ -169,8 +204,8 @@ def point_changes(diff: RunDiff) -> None:
         default=["changed", "added", "removed"],
         key=CHANGES_KEY,
     )
-    wanted = set(shown or [])
-    matching = [p for p in diff.points if p["change"] in wanted]
+    wanted = frozenset(shown or [])
+    matching = loaded.points_of(wanted)
     if not matching:
         st.caption("No point of these kinds.")
         return
@@ -181,18 +216,19 @@ def point_changes(diff: RunDiff) -> None:
     if len(matching) > POINT_ROWS:
         st.caption(f"Points {start + 1}–{end} of {len(matching):,}.")
     rows = [
-        {
-            "Change": p["change"],
-            "Prompt": p["prompt_id"],
-            "Model": p["model"],
-            "Point": one_line(p["point"], 120),
-            "Baseline": format_score(p["baseline"], 2, "–"),
-            "Candidate": format_score(p["candidate"], 2, "–"),
-            "Delta": signed(p["delta"]),
-        }
+        [
+            p["change"],
+            p["prompt_id"],
+            p["model"],
+            one_line(p["point"], 120),
+            format_score(p["baseline"], 2, "–"),
+            format_score(p["candidate"], 2, "–"),
+            signed(p["delta"]),
+        ]
         for p in matching[start:end]
     ]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    columns = ["Change", "Prompt", "Model", "Point", "Baseline", "Candidate", "Delta"]
+    _table(Table(columns, rows, "Points matched across the two runs", test_id="cmp-points"))
 
 
 def _rows_page(total: int, size: int, key: str, label: str) -> tuple[int, int]:
@@ -205,11 +241,12 @@ def _rows_page(total: int, size: int, key: str, label: str) -> tuple[int, int]:
     return start, min(start + size, total)
 
 
-def answers(diff: RunDiff, prompts: list[str]) -> None:
+def answers(loaded: Loaded, prompts: list[str]) -> None:
     """The two answers of one prompt × model side by side, changed words marked."""
     st.subheader("Answers side by side")
     if not prompts:
         return
+    diff = loaded.diff
     pairs = pairs_of(diff)
     cols = st.columns(2)
     pid = cols[0].selectbox("Prompt", prompts, key=PROMPT_KEY, format_func=one_line)
@@ -262,13 +299,9 @@ def trend(all_runs: list[RunRecord], group: str | None) -> None:
         f"Each model's average score in the {len(frame)} scored run(s) of "
         f"{safe_markdown(one_line(chosen, 60))}, by the time the run started."
     )
-    st.altair_chart(trend_chart(frame, one_line(chosen, 60)), width="stretch")
+    st.html(trend_svg(frame, one_line(chosen, 60)))
     with st.expander("The same figures as a table"):
-        st.dataframe(frame, width="stretch", column_config=_score_columns(frame))
-
-
-def _score_columns(frame: Any) -> dict[str, Any]:
-    return {str(c): st.column_config.NumberColumn(format="%.3f") for c in frame.columns}
+        _table(trend_table(frame))
 
 
 def load_error(exc: InputError) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping
+from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from engine.run import RunOptions
@@ -82,3 +84,56 @@ def texts(at: AppTest, kind: str) -> list[str]:
 
 def buttons(at: AppTest, label_start: str):
     return [b for b in at.button if str(b.label).startswith(label_start)]
+
+
+class _TableReader(HTMLParser):
+    """The tables of an HTML fragment: test id, header row, and rows of (is header, text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[tuple[str, list[str], list[list[tuple[bool, str]]]]] = []
+        self._cell: list[str] | None = None
+        self._header = False
+        self._in_head = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.tables.append((dict(attrs).get("data-testid") or "", [], []))
+        elif tag == "thead":
+            self._in_head = True
+        elif tag == "tr" and not self._in_head:
+            self.tables[-1][2].append([])
+        elif tag in ("td", "th"):
+            self._cell, self._header = [], tag == "th"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "thead":
+            self._in_head = False
+        elif tag in ("td", "th") and self._cell is not None:
+            text = "".join(self._cell)
+            if self._in_head:
+                self.tables[-1][1].append(text)
+            else:
+                self.tables[-1][2][-1].append((self._header, text))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def static_tables(at: AppTest) -> dict[str, pd.DataFrame]:
+    """The static HTML tables on the page (`studio.statictable`), by their test id, as a reader
+    sees them: one frame each, its row headers (if any) as the index."""
+    out: dict[str, pd.DataFrame] = {}
+    for element in at.get("html"):
+        reader = _TableReader()
+        reader.feed(str(element.proto.body))
+        for test_id, head, rows in reader.tables:
+            if rows and rows[0] and rows[0][0][0]:  # a header column
+                index = [r[0][1] for r in rows]
+                data = [[t for _, t in r[1:]] for r in rows]
+                out[test_id] = pd.DataFrame(data, columns=head[1:], index=index)
+            else:
+                out[test_id] = pd.DataFrame([[t for _, t in r] for r in rows], columns=head)
+    return out

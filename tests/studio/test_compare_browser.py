@@ -142,12 +142,11 @@ def assert_one_point_replaced(page: Any) -> None:
     """The comparison page shows exactly the edited point as removed + added."""
     page.get_by_role("heading", name="Points").wait_for()
     page.get_by_text("5 same, 0 changed, 1 added, 1 removed").wait_for()
-    points = page.get_by_test_id("stDataFrame").nth(2)
-    cells = points.locator('td[role="gridcell"]')
-    cells.filter(has_text='icontains("france")').first.wait_for(state="attached")
-    rows = points.locator('tr:has(td[role="gridcell"])')
+    points = page.locator('[data-testid="cmp-points"]')
+    points.locator("td").filter(has_text='icontains("france")').first.wait_for()
+    rows = points.locator("tbody tr")
     shown = sorted(
-        " | ".join(rows.nth(i).inner_text().split("\n")[:4]) for i in range(rows.count())
+        " | ".join(rows.nth(i).locator("td").all_inner_texts()[:4]) for i in range(rows.count())
     )
     assert len(shown) == 2, shown
     assert "added" in shown[0] and 'icontains("france")' in shown[0]
@@ -170,6 +169,9 @@ def test_edit_one_point_run_again_and_compare_from_history(page: Any, studio: St
     click_quiet(page, page.get_by_role("link", name=re.compile("Compare these two runs")))
     page.wait_for_url(re.compile(rf".*/compare\?base={first}&cand={second}"))
     assert_one_point_replaced(page)
+    # the run pickers are built when their expander opens
+    click_quiet(page, page.get_by_text("Pick two runs"))
+    expect(page.get_by_role("combobox", name="Baseline run")).to_be_visible()
     screenshot(page, "compare-runs")
     assert outside == []
 

@@ -17,7 +17,7 @@ from studio.components.compare_data import (
     trend_frame,
 )
 from tests.compare.test_compare_cli import BLUEPRINT
-from tests.studio.helpers import app, make_run, plain, texts
+from tests.studio.helpers import app, make_run, plain, static_tables, texts
 
 V1 = BLUEPRINT
 # One point of `france` edited and its ideal answer too (same score); one point added to
@@ -48,14 +48,15 @@ def test_the_page_shows_model_deltas_the_grid_and_the_changed_points(two_runs):
     base, cand = two_runs
     at = compare_page(base, cand)
     assert not at.exception
-    models = at.dataframe[0].value
+    tables = static_tables(at)
+    models = tables["cmp-models"]
     assert list(models["Model"]) == [MODEL]
     assert list(models["Baseline"]) == ["1.000"] and list(models["Candidate"]) == ["0.835"]
     assert list(models["Change"]) in (["−0.16"], ["−0.17"]) and list(models["Verdict"]) == ["worse"]
-    grid_frame = at.dataframe[1].value
+    grid_frame = tables["cmp-grid"]
     assert list(grid_frame.index) == ["france", "spain"]
     assert list(grid_frame[MODEL]) == ["= 1.00", "−0.33"]
-    points = at.dataframe[2].value
+    points = tables["cmp-points"]
     rows = sorted(zip(points["Change"], points["Prompt"], points["Point"], strict=True))
     assert rows == [
         ("added", "france", 'Function: icontains("france")'),
@@ -69,11 +70,11 @@ def test_the_filters_keep_the_prompts_that_got_worse_or_changed(two_runs):
     at = compare_page(*two_runs)
     at.segmented_control[0].set_value("worse").run()
     assert not at.exception
-    assert list(at.dataframe[1].value.index) == ["spain"]
+    assert list(static_tables(at)["cmp-grid"].index) == ["spain"]
     at.segmented_control[0].set_value("failed").run()
     assert "No prompt matches this filter." in texts(at, "info")
     at.segmented_control[0].set_value("changed").run()
-    assert list(at.dataframe[1].value.index) == ["spain"]
+    assert list(static_tables(at)["cmp-grid"].index) == ["spain"]
 
 
 def test_the_answers_are_side_by_side_with_changed_words_marked(two_runs):
@@ -150,7 +151,8 @@ def test_a_failed_cell_passes_the_failed_filter_only():
     assert g.keep("failed") == ["p1"]
     assert g.keep("changed") == ["p1"]
     assert g.keep("worse") == []  # no score, so no delta
-    assert delta_table(g, ["p1"]).data.iloc[0, 0] == "no score failed"
+    table = delta_table(g, ["p1"])
+    assert table.rows == [["no score failed"]] and table.row_labels == ["p1"]
 
 
 def test_cells_read_without_colour_and_colours_go_blue_up_red_down():
@@ -187,18 +189,36 @@ def test_many_point_changes_are_shown_a_page_at_a_time():
     at = compare_page(base, cand)
     assert not at.exception
     assert any("0 same, 0 changed, 120 added, 120 removed" in c for c in texts(at, "caption"))
-    assert len(at.dataframe[2].value) == 100
+    assert len(static_tables(at)["cmp-points"]) == 100
     assert any("Points 1–100 of 240." in c for c in texts(at, "caption"))
     pager = next(n for n in at.number_input if n.label == "Page of points")
     assert pager.max == 3
     pager.set_value(3).run()
     assert not at.exception
-    last = at.dataframe[2].value
+    last = static_tables(at)["cmp-points"]
     assert len(last) == 40 and "Points 201–240 of 240." in texts(at, "caption")
     # the pages hold every row once
     seen = set()
     for page in (1, 2, 3):
         next(n for n in at.number_input if n.label == "Page of points").set_value(page).run()
-        frame = at.dataframe[2].value
+        frame = static_tables(at)["cmp-points"]
         seen |= set(zip(frame["Change"], frame["Prompt"], frame["Point"], strict=True))
     assert len(seen) == 240
+
+
+def test_the_trend_chart_is_an_image_described_in_words_and_its_table(two_runs):
+    at = compare_page(*two_runs)
+    bodies = [str(e.proto.body) for e in at.get("html")]
+    charts = [b for b in bodies if 'class="bp-chart"' in b]
+    assert len(charts) == 1
+    assert f'alt="Average score of {MODEL} across 2 runs of Capitals."' in charts[0]
+    trend = static_tables(at)["cmp-trend"]
+    assert list(trend[MODEL]) == ["1.000", "0.835"]
+
+
+def test_the_run_pickers_are_built_only_while_their_expander_is_open(two_runs):
+    at = compare_page(*two_runs)  # both runs given: the pickers start closed
+    assert not [s for s in at.selectbox if s.label in ("Baseline run", "Candidate run")]
+    at = app()
+    at.switch_page("app_pages/compare.py").run()  # no runs picked: open, with both pickers
+    assert [s.label for s in at.selectbox][:2] == ["Baseline run", "Candidate run"]
