@@ -135,7 +135,7 @@ def test_engine_has_no_import_cycle() -> None:
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-def test_compare_of_two_files_loads_neither_the_blueprint_model_nor_the_aggregation() -> None:
+def test_compare_of_two_files_loads_no_blueprint_model_aggregation_or_pydantic() -> None:
     # `blueprint compare a.json b.json` reads scores only: its start must stay light
     import subprocess
     import sys
@@ -143,7 +143,7 @@ def test_compare_of_two_files_loads_neither_the_blueprint_model_nor_the_aggregat
     probe = (
         "import sys, engine.compare, engine.cli.compare_cmd; "
         "print(sorted(m for m in sys.modules if m.startswith(('engine.blueprint', "
-        "'engine.scoring.aggregation', 'engine.assessment'))))"
+        "'engine.scoring.aggregation', 'engine.assessment', 'pydantic'))))"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import json
 import sys
 
 import click
@@ -45,6 +44,7 @@ def compare_cmd(baseline: str, candidate: str, fmt: str, fail_on_drop: float | N
     # the collector, at the same peak memory.
     gc.disable()
     from engine.compare import compare_runs, load_run_view, render_text
+    from engine.jsonfast import dumps_compact
 
     try:
         diff = compare_runs(load_run_view(baseline), load_run_view(candidate))
@@ -52,7 +52,7 @@ def compare_cmd(baseline: str, candidate: str, fmt: str, fail_on_drop: float | N
         click.echo(str(exc), err=True)
         sys.exit(2)
     if fmt == "json":
-        click.echo(json.dumps(diff.to_json(), ensure_ascii=False, separators=(",", ":")))
+        click.echo(dumps_compact(diff.to_json()))
     else:
         click.echo(render_text(diff))
     if fail_on_drop is not None and diff.largest_drop() > fail_on_drop + 1e-9:

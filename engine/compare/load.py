@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.compare.view import RunView, view_from_comparison, view_from_json
 from engine.errors import BlueprintError, InputError
+from engine.jsonfast import loads
 
 if TYPE_CHECKING:
     from engine.store import Store
@@ -18,7 +19,7 @@ __all__ = ["load_run_view"]
 def _from_file(path: Path) -> RunView:
     where = str(path)
     try:
-        data = json.loads(path.read_bytes())
+        data = loads(path.read_bytes())
     except OSError as exc:
         raise InputError(f"{where}: cannot read the file ({exc.strerror or exc}).") from None
     except (UnicodeDecodeError, json.JSONDecodeError):

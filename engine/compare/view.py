@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
-from engine.scoring.summary import CellOutcome, summarize_outcomes
+from engine.scoring.averages import CellOutcome, by_model, weighted_average
 
 if TYPE_CHECKING:
     from engine.report.comparison import Comparison
@@ -66,7 +66,8 @@ class RunView:
             CellOutcome(model, pid, cell.score, cell.failed)
             for (pid, model), cell in self.cells.items()
         )
-        return {m: s.average for m, s in summarize_outcomes(outcomes, self.prompt_weights).items()}
+        groups = by_model(outcomes)
+        return {m: weighted_average(g, self.prompt_weights) for m, g in groups.items()}
 
 
 def _keyed(points: list[tuple[str, bool, float | None]]) -> dict[PointKey, float | None]:

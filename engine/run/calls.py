@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from engine.errors import EngineError, StoreError
 from engine.evidence import ToolCall
+from engine.jsonfast import dumps_compact
 from engine.judge.consensus import JudgeSpec
 from engine.providers import ChatRequest, ChatResponse, ProviderPool
 from engine.providers.embeddings import EmbedRequest, EmbedResponse
@@ -387,7 +388,7 @@ class Caller:
         error: str | None,
         cache: bool = False,
     ) -> None:
-        value = json.dumps(result.to_json(), ensure_ascii=False) if result else None
+        value = dumps_compact(result.to_json()) if result else None
         entry = (
             CacheEntry(key, kind, request.model_id, value) if cache and value is not None else None
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -11,6 +10,7 @@ from typing import Any
 from engine.blueprint.models import Message
 from engine.checks.jsstring import is_js_blank
 from engine.evidence import Evidence, ToolCall
+from engine.jsonfast import dumps_compact
 from engine.run.calls import CallResult
 from engine.run.plan import CellPlan
 from engine.scoring.cells import CellScore
@@ -117,8 +117,8 @@ def cell_row(run_id: str, conv: Conversation, score: CellScore) -> CellRow:
         status="failed" if score.failed else "scored",
         score=score.score,
         response=final,
-        messages=json.dumps(history, ensure_ascii=False),
-        tool_calls=json.dumps([c.model_dump() for c in conv.tool_calls])
+        messages=dumps_compact(history),
+        tool_calls=dumps_compact([c.model_dump() for c in conv.tool_calls])
         if conv.tool_calls
         else None,
         error=score.error if score.failed else None,
@@ -128,6 +128,6 @@ def cell_row(run_id: str, conv: Conversation, score: CellScore) -> CellRow:
         input_tokens=conv.usage.input_tokens,
         output_tokens=conv.usage.output_tokens,
         cost_usd=conv.usage.cost_usd,
-        result=json.dumps(score.to_weval(), ensure_ascii=False),
+        result=dumps_compact(score.to_weval()),
         updated_at=now(),
     )

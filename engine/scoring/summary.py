@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from engine.scoring.averages import CellOutcome, by_model, weighted_average
 
 if TYPE_CHECKING:
     from engine.scoring.cells import CellScore
@@ -37,15 +39,6 @@ def sample_stddev(values: list[float]) -> float | None:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
 
 
-class CellOutcome(NamedTuple):
-    """What a summary needs of one cell."""
-
-    model_id: str
-    prompt_id: str
-    score: float | None
-    failed: bool
-
-
 def summarize_models(
     cells: Iterable[CellScore], prompt_weights: Mapping[str, float | None]
 ) -> dict[str, ModelSummary]:
@@ -60,24 +53,14 @@ def summarize_outcomes(
     cells: Iterable[CellOutcome], prompt_weights: Mapping[str, float | None]
 ) -> dict[str, ModelSummary]:
     """`summarize_models` over bare (model, prompt, score, failed) records, e.g. stored rows."""
-    by_model: dict[str, list[CellOutcome]] = {}
-    for cell in cells:
-        by_model.setdefault(cell.model_id, []).append(cell)
     out: dict[str, ModelSummary] = {}
-    for model_id in sorted(by_model):
-        group = by_model[model_id]
-        scored = [c for c in group if c.score is not None]
-        values = [c.score for c in scored if c.score is not None]
-        weights = [prompt_weights.get(c.prompt_id) or 1.0 for c in scored]
-        total = sum(weights)
-        average = (
-            sum(v * w for v, w in zip(values, weights, strict=True)) / total if total else None
-        )
+    for model_id, group in by_model(cells).items():
+        values = [c.score for c in group if c.score is not None]
         out[model_id] = ModelSummary(
             model_id=model_id,
-            average=average,
+            average=weighted_average(group, prompt_weights),
             stddev=sample_stddev(values),
-            scored_prompts=len(scored),
+            scored_prompts=len(values),
             failed_prompts=sum(1 for c in group if c.failed),
             unscored_prompts=sum(1 for c in group if c.score is None and not c.failed),
             minimum=min(values) if values else None,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 from dataclasses import dataclass
@@ -10,6 +9,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from engine.jsonfast import loads
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -167,13 +168,13 @@ class CellRow:
     @property
     def history(self) -> list[dict[str, Any]]:
         """The conversation of the cell (system, fixed and generated turns)."""
-        data = json.loads(self.messages) if self.messages else []
+        data = loads(self.messages) if self.messages else []
         return data if isinstance(data, list) else []
 
     @property
     def result_data(self) -> dict[str, Any] | None:
         """Weval's coverage result of the cell (`{error}` or the point assessments)."""
-        data = json.loads(self.result) if self.result else None
+        data = loads(self.result) if self.result else None
         return data if isinstance(data, dict) else None
 
 
@@ -204,7 +205,7 @@ class CallRow:
     @property
     def answer(self) -> dict[str, Any] | None:
         """The decoded answer of a finished call (None for a failed one)."""
-        data = json.loads(self.response) if self.response else None
+        data = loads(self.response) if self.response else None
         return data if isinstance(data, dict) else None
 
 

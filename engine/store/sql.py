@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.errors import StoreError
+from engine.jsonfast import loads
 from engine.store.drafts import DraftQueries
 from engine.store.migrations import now
 from engine.store.reviews import ReviewQueries
@@ -328,7 +329,7 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
             marks = ",".join("?" * len(chunk))
             sql = f"SELECT key, value FROM cache WHERE key IN ({marks})"
             for key, value in self._read(sql, tuple(chunk)):
-                data = json.loads(value)
+                data = loads(value)
                 if isinstance(data, dict):
                     found[str(key)] = data
         return found
