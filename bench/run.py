@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,13 +114,20 @@ def best(times: int, fn: Callable[[], Timing]) -> Timing:
 _PYCACHE = tempfile.mkdtemp(prefix="bench-pycache-")
 
 
+def bytecode_env(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` for a timed child process that runs from bytecode, as an installed package does.
+
+    The children write and reuse their bytecode outside the tree even where
+    PYTHONDONTWRITEBYTECODE is set (as on these machines), or every process compiles anew.
+    """
+    out = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    out["PYTHONPYCACHEPREFIX"] = _PYCACHE
+    return out
+
+
 def _env(folder: Path, url: str) -> dict[str, str]:
-    # An installed package runs from bytecode: let the children write and reuse it (outside
-    # the tree) even where PYTHONDONTWRITEBYTECODE is set, or every process compiles anew.
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return {
-        **env,
-        "PYTHONPYCACHEPREFIX": _PYCACHE,
+        **bytecode_env(os.environ),
         "BLUEPRINT_HOME": str(folder / "home"),
         "OPENAI_BASE_URL": f"{url}/v1",
         "OPENAI_API_KEY": "bench-key",
