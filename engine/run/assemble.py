@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ from engine.blueprint.models import Blueprint
 from engine.jsonl import read_jsonl
 from engine.judge.keypoints import KeyPoints
 from engine.offline import build_comparison
-from engine.report.comparison import Comparison, cell_from_weval
+from engine.report.comparison import Comparison, cell_from_weval, safe_timestamp
 from engine.scoring.cells import CellScore
 from engine.similarity.tables import embedding_model, uses_embeddings
 from engine.store import CallRow, CellRow, Store
@@ -97,4 +98,22 @@ def stored_comparison(
 
     cells = store.cells(run_id) if rows is None else rows
     calls = store.run_calls(run_id, kind="embed") if uses_embeddings(blueprint) else None
-    return comparison_from_rows(blueprint, cells, run_key_points(store, run_id, blueprint), calls)
+    comparison = comparison_from_rows(
+        blueprint, cells, run_key_points(store, run_id, blueprint), calls
+    )
+    run = store.get_run(run_id)
+    moment = _moment(run.finished_at or run.created_at) if run is not None else None
+    if moment is not None:  # the run's own time, the same at every reading, not the reading's
+        comparison.timestamp = safe_timestamp(moment)
+    return comparison
+
+
+def _moment(stamp: str | None) -> datetime | None:
+    """A stored time (ISO 8601) as a datetime, UTC if it names no zone; None if unreadable."""
+    try:
+        moment = datetime.fromisoformat(stamp) if stamp else None
+    except ValueError:
+        return None
+    if moment is not None and moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment

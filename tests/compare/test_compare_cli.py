@@ -207,6 +207,20 @@ def test_stored_runs_are_compared_by_id(tmp_path: Path, monkeypatch: pytest.Monk
     missing = blueprint_cmd("compare", ids[0], "no-such-run")
     assert missing.returncode == 2
     assert "no run with this id" in missing.stderr
+    # a stored run has one time, the one its comparison file was written with (when it ended),
+    # however often and whenever it is read
+    itself = compare_json(ids[0], ids[0])
+    file_time = written.name.split("_")[1]
+    assert itself["baseline"]["timestamp"] == itself["candidate"]["timestamp"]
+    assert abs(_ms(itself["baseline"]["timestamp"]) - _ms(file_time)) < 2000
+
+
+def _ms(stamp: str) -> float:
+    """Weval's file-safe timestamp (`2026-12-02T15-34-24-825Z`) in milliseconds."""
+    from datetime import UTC, datetime
+
+    moment = datetime.strptime(stamp, "%Y-%m-%dT%H-%M-%S-%fZ").replace(tzinfo=UTC)
+    return moment.timestamp() * 1000
 
 
 def test_models_pair_by_id_then_by_base_id_when_temperatures_differ():
