@@ -30,11 +30,17 @@ __all__ = [
 
 @dataclass(frozen=True)
 class JudgeSpec:
-    """One judge: a model and an approach (`standard`, `prompt-aware` or `holistic`)."""
+    """One judge: a model and an approach (`standard`, `prompt-aware` or `holistic`).
+
+    `variant` is set when `model` names a custom model object of the blueprint: its
+    fingerprint (address and model name), part of the judge calls' cache keys, so editing the
+    custom model judges anew instead of reusing what another endpoint said.
+    """
 
     model: str
     approach: str = "standard"
     id: str | None = None
+    variant: str | None = None
 
     @property
     def label(self) -> str:

@@ -80,6 +80,7 @@ def judge_request(judge: JudgeSpec, system: str, user: str) -> ChatRequest:
         temperature=0.0,
         max_tokens=JUDGE_MAX_TOKENS,
         timeout_s=JUDGE_TIMEOUT_S,
+        variant=judge.variant,
     )
 
 

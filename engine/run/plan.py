@@ -9,7 +9,7 @@ temperature, the header's, and 0; a `system` list (or `systems`) is permuted wit
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.blueprint.models import Blueprint, Prompt
@@ -227,6 +227,19 @@ def judges_for(
     return list(DEFAULT_JUDGES), False
 
 
+def with_custom_judges(
+    judges: Sequence[JudgeSpec], custom: Mapping[str, CustomModel]
+) -> list[JudgeSpec]:
+    """The judges, each one that names a custom model of the blueprint carrying its fingerprint.
+
+    A blueprint's custom model object judges when `--judges` (or the blueprint's judges) name
+    its `id`; its calls go to its `url` as its generation calls do.
+    """
+    return [
+        replace(j, variant=custom[j.model].fingerprint) if j.model in custom else j for j in judges
+    ]
+
+
 def prompt_problems(prompt: Prompt) -> list[str]:
     """Weval's run-time message checks (spec §1.9), in plain words."""
     pid = prompt.id
@@ -350,6 +363,7 @@ def plan_run(
     texts = any(pt.fn is None for pr in blueprint.prompts for pt in pr.points)
     if judge and (texts or key_point_prompts(blueprint)):
         judge_list, custom = judges_for(blueprint, judges)
+        judge_list = with_custom_judges(judge_list, choice.custom)
     elif not judge and key_point_prompts(blueprint):
         warnings.append(
             "Prompts with only an `ideal` answer get their key points extracted by an LLM "
@@ -363,6 +377,10 @@ def plan_run(
         custom_judges=custom,
         problems=list(dict.fromkeys(problems)),
         warnings=warnings + ideal_warnings(blueprint, model_ids),
-        custom={m: c for m, c in choice.custom.items() if m in model_ids},
+        custom={
+            m: c
+            for m, c in choice.custom.items()
+            if m in model_ids or any(j.model == m for j in judge_list or ())
+        },
         embedding_model=embedding_model(blueprint) if uses_embeddings(blueprint) else None,
     )

@@ -20,10 +20,11 @@ from engine.blueprint.models import Blueprint, Prompt
 from engine.errors import ConfigError
 from engine.judge.consensus import JudgeSpec
 from engine.providers import PriceTable
+from engine.providers.custom import custom_models
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.run.estimate import estimate_run
 from engine.run.outcome import RunOptions
-from engine.run.plan import CellPlan, RunPlan, judges_for, plan_run
+from engine.run.plan import CellPlan, RunPlan, judges_for, plan_run, with_custom_judges
 from engine.run.prepared import PreparedRun, readiness_problems, record_run
 from engine.run.recorded import CallTimes, Recorded
 from engine.settings import load_settings
@@ -240,8 +241,10 @@ def prepare_rescore(
         )
     specs: list[JudgeSpec] | None = None
     custom = False
+    defined = custom_models(blueprint.models)
     if judging and any(pt.fn is None for c in cells for pt in c.prompt.points):
         specs, custom = judges_for(blueprint, override)
+        specs = with_custom_judges(specs, defined)
     plan = RunPlan(
         blueprint=blueprint,
         models=models,
@@ -249,6 +252,7 @@ def prepare_rescore(
         judges=specs,
         custom_judges=custom,
         warnings=warnings,
+        custom={j.model: defined[j.model] for j in specs or () if j.model in defined},
     )
     options = RunOptions(
         judges=override,
