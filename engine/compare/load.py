@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.compare.view import RunView, view_from_comparison, view_from_json
+from engine.compare.view import RunView, view_from_json, view_from_rows
 from engine.errors import BlueprintError, InputError
 from engine.jsonfast import loads
 
@@ -39,7 +39,10 @@ def _from_file(path: Path) -> RunView:
 
 def _from_store(run_id: str, store: Store) -> RunView:
     from engine.blueprint import parse_blueprint
-    from engine.run import stored_comparison
+    from engine.blueprint.parse import blueprint_id_from_path
+    from engine.report.comparison import prompt_weights_of
+    from engine.run.assemble import run_timestamp
+    from engine.run.keypoints import run_key_points
 
     run = store.get_run(run_id)
     if run is None:
@@ -55,10 +58,20 @@ def _from_store(run_id: str, store: Store) -> RunView:
         blueprint = parse_blueprint(text, source=source if isinstance(source, str) else None)
     except BlueprintError as exc:
         raise InputError(f"{run_id}: the blueprint of this run cannot be read ({exc}).") from None
-    comparison = stored_comparison(store, run_id, blueprint)
-    view = view_from_comparison(comparison, run_id)
-    view.timestamp = view.timestamp or run.created_at
-    return view
+    # the view the run's assembled comparison gives (`stored_comparison`), read from its rows
+    config_id = blueprint_id_from_path(blueprint.source or "") or (blueprint.id or "blueprint")
+    skipped = frozenset(
+        pid for pid, k in run_key_points(store, run_id, blueprint).items() if not k.ok
+    )
+    return view_from_rows(
+        store.cells(run_id),
+        run_id=run_id,
+        label=blueprint.title or config_id,
+        timestamp=run_timestamp(run) or run.created_at,
+        prompt_ids=sorted(p.id for p in blueprint.prompts),
+        prompt_weights=prompt_weights_of(blueprint.weval),
+        skipped=skipped,
+    )
 
 
 def load_run_view(ref: str, store: Store | None = None) -> RunView:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +12,7 @@ from engine.scoring.averages import CellOutcome, by_model, weighted_average
 
 if TYPE_CHECKING:
     from engine.report.comparison import Comparison
+    from engine.store import CellRow
 
 __all__ = [
     "CellView",
@@ -20,6 +21,7 @@ __all__ = [
     "base_model_id",
     "view_from_comparison",
     "view_from_json",
+    "view_from_rows",
 ]
 
 IDEAL_MODEL_ID = "IDEAL_BENCHMARK"
@@ -200,4 +202,84 @@ def view_from_comparison(comparison: Comparison, run_id: str) -> RunView:
             for model, text in row.items()
             if model != IDEAL_MODEL_ID
         },
+    )
+
+
+def _extent(value: Any) -> float | None:
+    """A stored number as the comparison reads it (`float(x)` of any int or float)."""
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _stored_cell(raw: Any, pid: str, model: str, where: str) -> CellView:
+    """One stored cell's result, read as `view_from_comparison` reads the assembled cell."""
+    if raw is None:  # no result recorded: a failed cell
+        return CellView(None, True, {})
+    if not isinstance(raw, dict):
+        raise _bad(where, f"the result of {pid!r} / {model!r} is not an object")
+    if "pointAssessments" not in raw and "error" in raw:
+        return CellView(None, True, {})
+    points = raw.get("pointAssessments", [])
+    if not isinstance(points, list) or not all(isinstance(p, dict) for p in points):
+        raise _bad(where, f"pointAssessments of {pid!r} / {model!r} is not a list of objects")
+    rows = [
+        (
+            str(p.get("keyPointText", "")),
+            bool(p.get("isInverted", False)),
+            _extent(p.get("coverageExtent")),
+        )
+        for p in points
+    ]
+    return CellView(_extent(raw.get("avgCoverageExtent")), False, _keyed(rows))
+
+
+def view_from_rows(
+    rows: Iterable[CellRow],
+    *,
+    run_id: str,
+    label: str,
+    timestamp: str,
+    prompt_ids: list[str],
+    prompt_weights: dict[str, float | None],
+    skipped: frozenset[str] = frozenset(),
+) -> RunView:
+    """The view of a stored run read straight from its cell rows (no comparison assembled).
+
+    The same view as `view_from_comparison` of the run's assembled comparison, in a fraction
+    of the time (a 10,000-cell run: no assessment objects are built).
+
+    Args:
+        rows: The run's stored cells.
+        run_id: The run's id.
+        label: Its blueprint's title, as the comparison names it.
+        timestamp: The run's time.
+        prompt_ids: The blueprint's prompt ids, sorted.
+        prompt_weights: Each prompt's weight (None when unset).
+        skipped: Prompts whose key-point extraction failed: left unscored, as the
+            comparison leaves them.
+
+    Raises:
+        InputError: A stored result does not have the shape of a coverage result.
+    """
+    cells: dict[tuple[str, str], CellView] = {}
+    responses: dict[tuple[str, str], str] = {}
+    models: set[str] = set()
+    for row in rows:
+        pid, model = row.prompt_id, row.model_id
+        if model == IDEAL_MODEL_ID:
+            continue
+        models.add(model)
+        responses[(pid, model)] = (
+            f"<<error>>{row.error}<</error>>" if row.failed else str(row.response or "")
+        )
+        if pid not in skipped:
+            cells[(pid, model)] = _stored_cell(row.result_data, pid, model, run_id)
+    return RunView(
+        id=run_id,
+        label=label,
+        timestamp=timestamp,
+        models=sorted(models),
+        prompt_ids=prompt_ids,
+        cells=cells,
+        prompt_weights=prompt_weights,
+        responses=responses,
     )

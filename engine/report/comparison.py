@@ -28,6 +28,7 @@ __all__ = [
     "Comparison",
     "cell_from_weval",
     "config_content_hash",
+    "prompt_weights_of",
     "read_comparison",
     "safe_timestamp",
 ]
@@ -122,12 +123,7 @@ class Comparison(BaseModel):
 
     def prompt_weights(self) -> dict[str, float | None]:
         """Return each prompt's weight from the config (None when unset)."""
-        out: dict[str, float | None] = {}
-        for p in self.config.get("prompts", []) if isinstance(self.config, dict) else []:
-            if isinstance(p, dict):
-                w = p.get("weight")
-                out[str(p.get("id"))] = float(w) if isinstance(w, int | float) else None
-        return out
+        return prompt_weights_of(self.config)
 
     def summaries(self) -> dict[str, ModelSummary]:
         """Return per-model statistics over the prompts (prompt-weighted averages)."""
@@ -259,6 +255,16 @@ def _bad(where: str, what: str) -> InputError:
         f"{where}: this is not a comparison JSON file ({what}). Open a "
         "`*_comparison.json` written by `blueprint run`/`blueprint score` or by Weval."
     )
+
+
+def prompt_weights_of(config: Any) -> dict[str, float | None]:
+    """Each prompt's weight in a blueprint's Weval config (None when unset)."""
+    out: dict[str, float | None] = {}
+    for p in config.get("prompts", []) if isinstance(config, dict) else []:
+        if isinstance(p, dict):
+            w = p.get("weight")
+            out[str(p.get("id"))] = float(w) if isinstance(w, int | float) else None
+    return out
 
 
 def cell_from_weval(pid: str, model: str, raw: Any, where: str = "comparison") -> CellScore:

@@ -14,9 +14,9 @@ from engine.offline import build_comparison
 from engine.report.comparison import Comparison, cell_from_weval, safe_timestamp
 from engine.scoring.cells import CellScore
 from engine.similarity.tables import embedding_model, uses_embeddings
-from engine.store import CallRow, CellRow, Store
+from engine.store import CallRow, CellRow, RunRecord, Store
 
-__all__ = ["comparison_from_rows", "replay_rows"]
+__all__ = ["comparison_from_rows", "replay_rows", "run_timestamp", "stored_comparison"]
 
 
 def replay_rows(path: str) -> dict[str, dict[str, Any]]:
@@ -102,18 +102,22 @@ def stored_comparison(
         blueprint, cells, run_key_points(store, run_id, blueprint), calls
     )
     run = store.get_run(run_id)
-    moment = _moment(run.finished_at or run.created_at) if run is not None else None
-    if moment is not None:  # the run's own time, the same at every reading, not the reading's
-        comparison.timestamp = safe_timestamp(moment)
+    stamp = run_timestamp(run) if run is not None else None
+    if stamp is not None:  # the run's own time, the same at every reading, not the reading's
+        comparison.timestamp = stamp
     return comparison
 
 
-def _moment(stamp: str | None) -> datetime | None:
-    """A stored time (ISO 8601) as a datetime, UTC if it names no zone; None if unreadable."""
+def run_timestamp(run: RunRecord) -> str | None:
+    """A stored run's time in Weval's file-safe form: when it ended, else when it was created.
+
+    None when the stored time cannot be read.
+    """
+    stamp = run.finished_at or run.created_at
     try:
         moment = datetime.fromisoformat(stamp) if stamp else None
     except ValueError:
         return None
-    if moment is not None and moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment
+    if moment is None:
+        return None
+    return safe_timestamp(moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC))
