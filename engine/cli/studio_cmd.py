@@ -259,7 +259,11 @@ def studio(port: int, host: str | None, public_url: str | None) -> None:
     try:
         child = subprocess.Popen(command, env=env)
     except OSError as exc:
-        raise click.ClickException(f"Cannot start Streamlit: {exc}") from None
+        raise click.ClickException(
+            f"Cannot start Streamlit with {command[0]} ({exc.strerror or type(exc).__name__}). "
+            "Check that this Python can run (and reinstall Blueprint Studio in it: "
+            "pip install -e .)."
+        ) from None
 
     def forward(signum: int, frame: object) -> None:
         child.send_signal(signum)

@@ -42,6 +42,21 @@ def test_help_and_port_validation():
     assert bad.exit_code == 2
 
 
+def test_a_streamlit_that_cannot_start_is_said_in_plain_words(monkeypatch, tmp_path: Path):
+    import subprocess
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    monkeypatch.setenv("BLUEPRINT_HOME", str(tmp_path))
+    result = CliRunner().invoke(cli, ["studio", "--port", "8123"])
+    assert result.exit_code == 1
+    assert f"Cannot start Streamlit with {sys.executable} (Permission denied)" in result.output
+    assert "pip install -e ." in result.output
+    assert "Errno" not in result.output and "Traceback" not in result.output
+
+
 def test_the_engine_does_not_import_streamlit_for_the_command():
     import subprocess
 
