@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Point, Prompt
-from engine.blueprint.parse import blueprint_id_from_path
+from engine.blueprint.parse import config_id_of
 from engine.checks import CheckEnv, evaluate_function_points
 from engine.checks.jsstring import is_js_blank
 from engine.conversation import response_evidence
@@ -150,7 +150,7 @@ def build_comparison(
         for p in blueprint.prompts:
             if p.ideal:
                 all_responses.setdefault(p.id, {})[IDEAL_MODEL_ID] = p.ideal
-    config_id = blueprint_id_from_path(blueprint.source or "") or (blueprint.id or "blueprint")
+    config_id = config_id_of(blueprint)
     key_points = key_points or {}
     skipped = {pid for pid, k in key_points.items() if not k.ok}
     table: dict[str, dict[str, CellScore]] = {pid: {} for pid in sorted(skipped)}

@@ -29,7 +29,13 @@ from engine.errors import BlueprintError
 from engine.jsvalues import UNDEFINED, js_string, js_truthy, js_typeof
 from engine.settings import Settings
 
-__all__ = ["blueprint_id_from_path", "load_blueprint", "parse_blueprint", "split_layout"]
+__all__ = [
+    "blueprint_id_from_path",
+    "config_id_of",
+    "load_blueprint",
+    "parse_blueprint",
+    "split_layout",
+]
 
 _SUFFIXES = (
     (".civic.yml", ".civic.yaml"),
@@ -51,6 +57,11 @@ def blueprint_id_from_path(path: str) -> str:
             continue
         break
     return path.replace("/", "__")
+
+
+def config_id_of(blueprint: Blueprint) -> str:
+    """The `configId` a run of `blueprint` is reported under: from its file path, else its id."""
+    return blueprint_id_from_path(blueprint.source or "") or (blueprint.id or "blueprint")
 
 
 def _point_from_weval(

@@ -39,7 +39,7 @@ def _from_file(path: Path) -> RunView:
 
 def _from_store(run_id: str, store: Store) -> RunView:
     from engine.blueprint import parse_blueprint
-    from engine.blueprint.parse import blueprint_id_from_path
+    from engine.blueprint.parse import config_id_of
     from engine.report.comparison import prompt_weights_of
     from engine.run.assemble import run_timestamp
     from engine.run.keypoints import run_key_points
@@ -59,14 +59,13 @@ def _from_store(run_id: str, store: Store) -> RunView:
     except BlueprintError as exc:
         raise InputError(f"{run_id}: the blueprint of this run cannot be read ({exc}).") from None
     # the view the run's assembled comparison gives (`stored_comparison`), read from its rows
-    config_id = blueprint_id_from_path(blueprint.source or "") or (blueprint.id or "blueprint")
     skipped = frozenset(
         pid for pid, k in run_key_points(store, run_id, blueprint).items() if not k.ok
     )
     return view_from_rows(
         store.cells(run_id),
         run_id=run_id,
-        label=blueprint.title or config_id,
+        label=blueprint.title or config_id_of(blueprint),
         timestamp=run_timestamp(run) or run.created_at,
         prompt_ids=sorted(p.id for p in blueprint.prompts),
         prompt_weights=prompt_weights_of(blueprint.weval),

@@ -205,33 +205,6 @@ def view_from_comparison(comparison: Comparison, run_id: str) -> RunView:
     )
 
 
-def _extent(value: Any) -> float | None:
-    """A stored number as the comparison reads it (`float(x)` of any int or float)."""
-    return float(value) if isinstance(value, int | float) else None
-
-
-def _stored_cell(raw: Any, pid: str, model: str, where: str) -> CellView:
-    """One stored cell's result, read as `view_from_comparison` reads the assembled cell."""
-    if raw is None:  # no result recorded: a failed cell
-        return CellView(None, True, {})
-    if not isinstance(raw, dict):
-        raise _bad(where, f"the result of {pid!r} / {model!r} is not an object")
-    if "pointAssessments" not in raw and "error" in raw:
-        return CellView(None, True, {})
-    points = raw.get("pointAssessments", [])
-    if not isinstance(points, list) or not all(isinstance(p, dict) for p in points):
-        raise _bad(where, f"pointAssessments of {pid!r} / {model!r} is not a list of objects")
-    rows = [
-        (
-            str(p.get("keyPointText", "")),
-            bool(p.get("isInverted", False)),
-            _extent(p.get("coverageExtent")),
-        )
-        for p in points
-    ]
-    return CellView(_extent(raw.get("avgCoverageExtent")), False, _keyed(rows))
-
-
 def view_from_rows(
     rows: Iterable[CellRow],
     *,
@@ -245,7 +218,9 @@ def view_from_rows(
     """The view of a stored run read straight from its cell rows (no comparison assembled).
 
     The same view as `view_from_comparison` of the run's assembled comparison, in a fraction
-    of the time (a 10,000-cell run: no assessment objects are built).
+    of the time (a 10,000-cell run: no assessment objects are built): each stored result is
+    read as a comparison file's cell is (`{error}` or the point assessments, as `cell_row`
+    writes them).
 
     Args:
         rows: The run's stored cells.
@@ -272,7 +247,7 @@ def view_from_rows(
             f"<<error>>{row.error}<</error>>" if row.failed else str(row.response or "")
         )
         if pid not in skipped:
-            cells[(pid, model)] = _stored_cell(row.result_data, pid, model, run_id)
+            cells[(pid, model)] = _json_cell(row.result_data, run_id)
     return RunView(
         id=run_id,
         label=label,
