@@ -49,12 +49,12 @@ LOGIN_PATH = "login"
 ADMIN_PATH = "admin"
 """The url_path of the admin page (team mode: members and their roles)."""
 
-WORK_PAGES = ("editor", "run", "results", "history", "settings")
+WORK_PAGES = ("editor", "run", "results", "history", "compare", "settings")
 """The studio's own pages (see `studio.navigation.PAGES`)."""
 
 ROLE_PAGES: dict[Role, tuple[str, ...]] = {
-    "viewer": ("results", "history"),
-    "editor": ("editor", "run", "results", "history"),
+    "viewer": ("results", "history", "compare"),
+    "editor": ("editor", "run", "results", "history", "compare"),
     "admin": (*WORK_PAGES, ADMIN_PATH),
 }
 """What each team role may open (besides share links): editors write and run, viewers read."""

@@ -5,11 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.errors import InputError
-from studio import services, share
+from studio import access, services, share
 from studio.components import compare_view as view
 from studio.components.common import notice
 from studio.components.compare_data import group_of
 from studio.textsafe import safe_markdown
+
+access.guard("compare")  # before anything is drawn or read
 
 
 def main() -> None:

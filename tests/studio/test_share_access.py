@@ -21,7 +21,7 @@ def test_a_stranger_gets_the_login_and_share_pages_only():
     assert set(allowed_pages(STRANGER)) == {"login", "share"}
     refused = Viewer(team=True, logged_in=False, email="eve@evil.example", denied=True)
     assert set(allowed_pages(refused)) == {"login", "share"}
-    work = {"editor", "run", "results", "history", "settings", "share"}
+    work = {"editor", "run", "results", "history", "compare", "settings", "share"}
     assert set(allowed_pages(OWNER)) == work
 
 
@@ -29,9 +29,18 @@ def test_each_role_gets_its_pages():
     def pages(role: str) -> set[str]:
         return set(allowed_pages(Viewer(team=True, logged_in=True, email="a@x.org", role=role)))  # type: ignore[arg-type]
 
-    assert pages("viewer") == {"results", "history", "share"}
-    assert pages("editor") == {"editor", "run", "results", "history", "share"}
-    assert pages("admin") == {"editor", "run", "results", "history", "settings", "admin", "share"}
+    assert pages("viewer") == {"results", "history", "compare", "share"}
+    assert pages("editor") == {"editor", "run", "results", "history", "compare", "share"}
+    assert pages("admin") == {
+        "editor",
+        "run",
+        "results",
+        "history",
+        "compare",
+        "settings",
+        "admin",
+        "share",
+    }
 
 
 def test_link_verdicts():

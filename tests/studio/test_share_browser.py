@@ -122,6 +122,8 @@ def test_a_share_link_shows_the_scores_and_nothing_else(team: dict[str, Any], pa
         "/editor?draft=draft-0001",
         f"/history?token={token}",
         f"/results?token={token}&run={team['other']}",
+        "/compare",
+        f"/compare?base={run_id}&cand={team['other']}",
     ]
     for path in tries:
         page.goto(f"{url}{path}")

@@ -130,6 +130,9 @@ def test_roles_decide_the_pages_and_an_admin_changes_them(browser: Any, team: St
     assert "Change role" not in bob.inner_text("body")
     bob.goto(f"{team.url}/history")
     expect(bob.get_by_role("heading", name="History")).to_be_visible(timeout=WAIT)
+    bob.goto(f"{team.url}/compare")  # a viewer reads runs: comparing two is reading
+    expect(bob.get_by_role("heading", name="Compare runs")).to_be_visible(timeout=WAIT)
+    assert "cannot open this page" not in bob.inner_text("body")
 
     alice.goto(f"{team.url}/admin")
     expect(alice.get_by_role("button", name="Change role")).to_be_visible(timeout=WAIT)
@@ -152,6 +155,9 @@ def test_an_email_outside_the_allowed_domains_is_refused(browser: Any, team: Stu
     expect(eve.get_by_text("may not use this studio")).to_be_visible(timeout=WAIT)
     eve.goto(f"{team.url}/editor")
     expect(eve.get_by_text("may not use this studio")).to_be_visible(timeout=WAIT)
+    eve.goto(f"{team.url}/compare")
+    expect(eve.get_by_text("may not use this studio")).to_be_visible(timeout=WAIT)
+    assert "Compare runs" not in eve.inner_text("body")
     assert eve.locator('[data-testid="stSidebarNav"]').count() == 0
     eve.context.close()
 
