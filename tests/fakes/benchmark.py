@@ -113,7 +113,8 @@ def main() -> None:
             seconds = asyncio.run(pool_run(url, args.calls, args.concurrency))
             print(
                 f"ProviderPool, {args.calls} calls at concurrency {args.concurrency}: "
-                f"{seconds:.3f} s (ideal {ideal:.3f} s, {seconds / ideal:.2f} x)"
+                f"{seconds:.3f} s, {args.calls / seconds:,.0f} calls/s"
+                + (f" (ideal {ideal:.3f} s, {seconds / ideal:.2f} x)" if ideal else "")
             )
 
 

@@ -85,6 +85,12 @@ class _FullOnce(sqlite3.Connection):
             raise sqlite3.OperationalError("database or disk is full")
         return super().execute(sql, parameters)
 
+    def executemany(self, sql, parameters, /):  # type: ignore[override]
+        if sql.startswith("INSERT INTO calls(") and _FullOnce.armed:
+            _FullOnce.armed = False
+            raise sqlite3.OperationalError("database or disk is full")
+        return super().executemany(sql, parameters)
+
 
 def _connect_full_once(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(

@@ -17,12 +17,11 @@ from engine.store.postgres import (
     PostgresStore,
     PostgresWriter,
     close_pools,
-    grouped,
     mask_url,
     migrate_postgres,
 )
 from engine.store.sqlite import SQLiteStore
-from engine.store.writer import Item
+from engine.store.writer import Item, grouped
 from tests.store.test_contract import new_run
 
 
