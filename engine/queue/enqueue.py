@@ -8,7 +8,7 @@ from procrastinate.types import JSONValue
 
 from engine.errors import ConfigError
 from engine.queue.app import PART_TASK, build_app
-from engine.queue.schema import ensure_queue_schema
+from engine.store.queue_schema import ensure_queue_schema
 from engine.run.plan import RunPlan
 from engine.run.shard import prompt_ranges
 from engine.store.postgres import is_postgres_url

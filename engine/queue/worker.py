@@ -16,7 +16,7 @@ from engine.providers.collections import model_collections
 from engine.providers.custom import custom_endpoints
 from engine.queue.app import QUEUE, SWEEP_QUEUE, build_app
 from engine.queue.gate import PartGate, part_order, reset_part_order
-from engine.queue.schema import ensure_queue_schema
+from engine.store.queue_schema import ensure_queue_schema
 from engine.run.execute import execute_run
 from engine.run.local_models import local_models
 from engine.run.outcome import RunOptions

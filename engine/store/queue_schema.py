@@ -1,4 +1,4 @@
-"""procrastinate's tables in the store's database, applied once whoever starts first."""
+"""procrastinate's tables in the store's PostgreSQL database, applied once whoever starts first."""
 
 from __future__ import annotations
 
