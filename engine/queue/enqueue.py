@@ -8,11 +8,11 @@ from procrastinate.types import JSONValue
 
 from engine.errors import ConfigError
 from engine.queue.app import PART_TASK, build_app
-from engine.store.queue_schema import ensure_queue_schema
 from engine.run.plan import RunPlan
 from engine.run.shard import prompt_ranges
 from engine.store.postgres import is_postgres_url
 from engine.store.queue_book import QueueBook
+from engine.store.queue_schema import ensure_queue_schema
 
 __all__ = ["PART_CALLS", "enqueue_run", "requeue_run", "team_database_url"]
 

@@ -16,7 +16,6 @@ from engine.providers.collections import model_collections
 from engine.providers.custom import custom_endpoints
 from engine.queue.app import QUEUE, SWEEP_QUEUE, build_app
 from engine.queue.gate import PartGate, part_order, reset_part_order
-from engine.store.queue_schema import ensure_queue_schema
 from engine.run.execute import execute_run
 from engine.run.local_models import local_models
 from engine.run.outcome import RunOptions
@@ -27,6 +26,7 @@ from engine.run.shard import execute_part, heartbeat, part_of
 from engine.settings import Settings, load_settings
 from engine.store import RunRecord, Store, open_store
 from engine.store.queue_book import QueueBook
+from engine.store.queue_schema import ensure_queue_schema
 
 __all__ = ["Rate", "jobs_for", "run_worker"]
 
