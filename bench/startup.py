@@ -32,6 +32,9 @@ models: [openai:gpt-4.1-mini]
 """
 
 
+_HTTPX_AS_BLUEPRINT = "import sys; sys.modules['httpx._main'] = None; import httpx"
+
+
 def commands(small: Path) -> dict[str, list[str]]:
     """The measured commands, by label."""
     python = sys.executable
@@ -39,6 +42,10 @@ def commands(small: Path) -> dict[str, list[str]]:
         "python -c pass": [python, "-c", "pass"],
         "blueprint --help": [python, "-m", "engine", "--help"],
         "blueprint lint small.yml": [python, "-m", "engine", "lint", str(small)],
+        # what a run's first call imports, with and without httpx's command line (left out by
+        # `blueprint`'s entry point: it loads rich and pygments)
+        "import httpx": [python, "-c", "import httpx"],
+        "import httpx, as blueprint does": [python, "-c", _HTTPX_AS_BLUEPRINT],
     }
 
 

@@ -115,6 +115,7 @@ def cli() -> None:
 
 
 GC_THRESHOLD = 10_000
+_HTTPX_CLI = "httpx._main"
 """Young-generation size for this short-lived process (library code never touches the GC)."""
 
 
@@ -123,9 +124,14 @@ def main() -> None:
 
     Collects young objects every 10,000 allocations instead of 700: parsing and linting a
     large blueprint allocate many small lasting objects, and the default made them about
-    1.4 times slower in CPU time (see bench/parse.py). Set once, here, for this process only.
+    1.4 times slower in CPU time (see bench/parse.py). Set once, here, for this process only,
+    as is leaving out httpx's command line module (what it would load costs a run's start).
     """
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
+    # httpx imports its own command line (`httpx._main`) when it can, and with it rich and
+    # pygments: 70 ms of a run's start before its first call (0.10 s -> 0.03 s to import
+    # httpx, bench/startup.py). This process never runs httpx's command line.
+    sys.modules.setdefault(_HTTPX_CLI, None)  # type: ignore[arg-type]
     # Text from a blueprint or a response may hold lone surrogates: print them as `\udXXX`
     # (inside JSON output, that is the escape JSON.stringify writes) instead of failing.
     for stream in (sys.stdout, sys.stderr):

@@ -236,7 +236,7 @@ class BatchWriter(ABC, Generic[C]):
 
     def __init__(self, batch: int = 64) -> None:
         self._batch = batch
-        self._queue: queue.Queue[Item | None] = queue.Queue()
+        self._queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
         # Futures awaited through `committed`, with the loop and the loop's future to settle.
         self._waiters: dict[Future[None], _Waiter] = {}
         self._waiters_lock = threading.Lock()
