@@ -13,6 +13,7 @@ import asyncio
 import queue
 import re
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from concurrent.futures import Future
@@ -213,6 +214,9 @@ def grouped(items: Sequence[Item]) -> list[tuple[str, list[tuple[Any, ...]]]]:
 
 C = TypeVar("C")
 
+GATHER_S = 0.002
+"""How long the writer waits, after a write arrives alone, for the writes that follow it."""
+
 _Waiter = tuple[asyncio.AbstractEventLoop, "asyncio.Future[None]"]
 
 
@@ -335,6 +339,18 @@ class BatchWriter(ABC, Generic[C]):
         self._queue.put(None)
         self._thread.join()
 
+    def _gather(self, items: list[Item]) -> bool:
+        """Add what is queued to `items`, up to a batch; True when `close` was asked for."""
+        while len(items) < self._batch:
+            try:
+                nxt = self._queue.get_nowait()
+            except queue.Empty:
+                return False
+            if nxt is None:
+                return True
+            items.append(nxt)
+        return False
+
     def _loop(self) -> None:
         try:
             conn = self._open()
@@ -350,15 +366,13 @@ class BatchWriter(ABC, Generic[C]):
                 if first is None:
                     break
                 items = [first]
-                while len(items) < self._batch:
-                    try:
-                        nxt = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if nxt is None:
-                        stop = True
-                        break
-                    items.append(nxt)
+                stop = self._gather(items)
+                if not stop and len(items) < self._batch:
+                    # The writes of one burst of answers come within a few milliseconds: wait
+                    # for them, so they make one transaction and one wake-up of each loop,
+                    # not one each (a wake-up is a system call, dear on a virtual machine).
+                    time.sleep(GATHER_S)
+                    stop = self._gather(items)
                 futures = [future for _, future in items]
                 items = [claim(item) for item in items]
                 try:

@@ -75,21 +75,33 @@ def test_totals_after_stop_and_resume_equal_an_uninterrupted_run(env):
 
 
 class _FullOnce(sqlite3.Connection):
-    """A connection whose first write of a call's answer finds the disk full."""
+    """A connection that cannot write the answer of one call: the disk is full for it.
+
+    Armed, it picks the first call it is asked to write; that call's row fails every time
+    after, alone or in a batch (the writer retries a failed batch item by item).
+    """
 
     armed = True
+    lost: object = None
+
+    @staticmethod
+    def _refuse(sql: str, rows: list[tuple[object, ...]]) -> None:
+        if not sql.startswith("INSERT INTO calls("):
+            return
+        for row in rows:
+            if _FullOnce.armed:
+                _FullOnce.armed, _FullOnce.lost = False, row[1]  # (run_id, key, ...)
+            if row[1] == _FullOnce.lost:
+                raise sqlite3.OperationalError("database or disk is full")
 
     def execute(self, sql, parameters=(), /):  # type: ignore[override]
-        if sql.startswith("INSERT INTO calls(") and _FullOnce.armed:
-            _FullOnce.armed = False
-            raise sqlite3.OperationalError("database or disk is full")
+        self._refuse(sql, [parameters])
         return super().execute(sql, parameters)
 
     def executemany(self, sql, parameters, /):  # type: ignore[override]
-        if sql.startswith("INSERT INTO calls(") and _FullOnce.armed:
-            _FullOnce.armed = False
-            raise sqlite3.OperationalError("database or disk is full")
-        return super().executemany(sql, parameters)
+        rows = list(parameters)
+        self._refuse(sql, rows)
+        return super().executemany(sql, rows)
 
 
 def _connect_full_once(path: Path) -> sqlite3.Connection:
