@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from itertools import accumulate
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Any, Literal, Self, TypeVar, dataclass_transform
 
 from engine.blueprint.text import LINE_BREAK
 
@@ -100,35 +98,94 @@ editor shows them beside the lint diagnostics; `blueprint lint` never reports th
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
 
-class Fix(BaseModel):
+def _invalid(
+    title: str, field: str, value: object, kind: str, error: str | None = None
+) -> Exception:
+    """The `pydantic.ValidationError` these records raised when they were pydantic models.
+
+    Built only when raised: `blueprint lint` never imports pydantic otherwise.
+    """
+    from pydantic_core import ValidationError
+
+    line: dict[str, Any] = {"type": kind, "loc": (field,), "input": value}
+    if error is not None:
+        line["ctx"] = {"error": ValueError(error)}
+    return ValidationError.from_exception_data(title, [line])  # type: ignore[list-item]
+
+
+def _frozen_setattr(self: object, name: str, value: object) -> None:
+    raise _invalid(type(self).__name__, name, value, "frozen_instance")
+
+
+def _frozen_delattr(self: object, name: str) -> None:
+    raise _invalid(type(self).__name__, name, None, "frozen_instance")
+
+
+_R = TypeVar("_R", bound=type)
+
+
+@dataclass_transform()
+def _frozen(cls: _R) -> _R:
+    """A frozen, slotted dataclass whose fields refuse assignment as pydantic did."""
+    made: _R = dataclass(frozen=True, slots=True)(cls)  # type: ignore[assignment]
+    made.__setattr__ = _frozen_setattr  # type: ignore[assignment]
+    made.__delattr__ = _frozen_delattr  # type: ignore[assignment]
+    return made
+
+
+class _Record:
+    """What the lint records keep of pydantic's interface: `model_copy` and `model_dump`."""
+
+    __slots__ = ()
+
+    def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
+        """A copy with the fields of `update` changed (checked as a new record is)."""
+        return replace(self, **(update or {}))  # type: ignore[type-var]
+
+    def model_dump(self, *, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
+        """The fields as a dict (nested records as dicts), in declaration order."""
+        return asdict(self)  # type: ignore[call-overload, no-any-return]
+
+
+@_frozen
+class Fix(_Record):
     """A mechanical fix: `replacement` replaces exactly the diagnostic's range."""
 
-    model_config = ConfigDict(frozen=True)
+    title: str
+    """What the fix does, in plain words."""
+    replacement: str
+    """The text that replaces the diagnostic's range."""
 
-    title: str = Field(description="What the fix does, in plain words.")
-    replacement: str = Field(description="The text that replaces the diagnostic's range.")
 
+@_frozen
+class Diagnostic(_Record):
+    """One problem found in a blueprint, with the range of text it covers (1-based, end exclusive).
 
-class Diagnostic(BaseModel):
-    """One problem found in a blueprint, with the range of text it covers (1-based, end exclusive)."""
+    A plain frozen record (no pydantic: linting a file stays quick to start); an unknown `code`
+    is refused as `pydantic.ValidationError`, as it was when this was a pydantic model.
+    """
 
-    model_config = ConfigDict(frozen=True)
+    line: int
+    """1-based line where the offending text starts."""
+    column: int
+    """1-based column where the offending text starts."""
+    end_line: int
+    """1-based line where the offending text ends."""
+    end_column: int
+    """1-based column just after the offending text."""
+    severity: Severity
+    """error, warning or info."""
+    code: str
+    """A stable kebab-case code, documented in docs/lint.md."""
+    message: str
+    """What is wrong, what it does to the score, what to write."""
+    fix: Fix | None = None
+    """A mechanical fix, when there is one."""
 
-    line: int = Field(description="1-based line where the offending text starts.")
-    column: int = Field(description="1-based column where the offending text starts.")
-    end_line: int = Field(description="1-based line where the offending text ends.")
-    end_column: int = Field(description="1-based column just after the offending text.")
-    severity: Severity = Field(description="error, warning or info.")
-    code: str = Field(description="A stable kebab-case code, documented in docs/lint.md.")
-    message: str = Field(description="What is wrong, what it does to the score, what to write.")
-    fix: Fix | None = Field(default=None, description="A mechanical fix, when there is one.")
-
-    @field_validator("code")
-    @classmethod
-    def _known_code(cls, code: str) -> str:
-        if code not in CODES and code not in RUN_CODES:
-            raise ValueError(f"unknown diagnostic code {code!r}")
-        return code
+    def __post_init__(self) -> None:
+        if self.code not in CODES and self.code not in RUN_CODES:
+            error = f"unknown diagnostic code {self.code!r}"
+            raise _invalid("Diagnostic", "code", self.code, "value_error", error)
 
     def sort_key(self) -> tuple[int, int, int, int, int, str]:
         """Order by position, then errors before warnings before infos, then code."""
