@@ -65,14 +65,17 @@ class _Loaded:
 
 @dataclass
 class _Held:
-    """What the parts of one run that this worker is executing share: the stop flag and the beat.
+    """What the parts of one run that this worker is executing share: stop flag, beat, pool.
 
     The run's heartbeat (alive, and its counts from the store) and its stop flag are read once
-    a second per run and worker, not per part.
+    a second per run and worker, not per part. The provider pool is the run's too: its
+    connections and each provider's adaptive limit carry over from one part to the next,
+    instead of every part opening new connections and starting its limits low again.
     """
 
     stop: threading.Event
     beat: asyncio.Task[None]
+    pool: ProviderPool
     parts: int = 0
 
 
@@ -166,12 +169,12 @@ class PartExecutor:
             self._plans.pop(run_id, None)
             self._loading.pop(run_id, None)
 
-    def _hold(self, run_id: str) -> _Held:
+    def _hold(self, run_id: str, plan: RunPlan) -> _Held:
         held = self._held.get(run_id)
         if held is None:
             stop = threading.Event()
             beat = asyncio.create_task(heartbeat(self.store, run_id, stop))
-            held = self._held[run_id] = _Held(stop, beat)
+            held = self._held[run_id] = _Held(stop, beat, self._pool(plan))
         held.parts += 1
         return held
 
@@ -181,6 +184,7 @@ class PartExecutor:
             del self._held[run_id]
             held.beat.cancel()
             await asyncio.gather(held.beat, return_exceptions=True)
+            await held.pool.aclose()
 
     async def run_part(self, run_id: str, part: int) -> None:
         """Execute one part; the part that finds every other done ends the run."""
@@ -190,19 +194,18 @@ class PartExecutor:
             if started is None:
                 return  # the run is over (or gone): nothing to do
             loaded, span = started
-            held = self._hold(run_id)
+            held = self._hold(run_id, loaded.plan)
             try:
-                async with self._pool(loaded.plan) as pool:
-                    await execute_part(
-                        run_id,
-                        part_of(loaded.plan, *span),
-                        self.store,
-                        pool,
-                        loaded.options,
-                        settings=self.settings,
-                        stop=held.stop,
-                        running=loaded.running,
-                    )
+                await execute_part(
+                    run_id,
+                    part_of(loaded.plan, *span),
+                    self.store,
+                    held.pool,
+                    loaded.options,
+                    settings=self.settings,
+                    stop=held.stop,
+                    running=loaded.running,
+                )
             finally:
                 await self._let_go(run_id, held)
             logger.info("run %s: part %d done", run_id, part)
