@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from engine.records import Record, coerce_floats
 
 __all__ = ["EvidenceRef", "Finding", "IndividualJudgement", "PointAssessment", "Status"]
 
@@ -22,76 +23,89 @@ def _js_number(value: float | None) -> float | int | None:
     return int(value) if value.is_integer() else value
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class EvidenceRef(_Frozen):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EvidenceRef(Record):
     """A pointer to untrusted material, described without echoing it.
 
     Reflections and findings never quote model output or tool content; they cite these
     references (a message index, a byte count, a hash, a redacted excerpt) instead.
     """
 
-    id: str = Field(description="Identifier that findings use to cite this evidence, e.g. `ev1`.")
-    kind: Literal["message", "tool_call", "timing", "output", "conversation"] = Field(
-        description="What the evidence is."
-    )
-    message_index: int | None = Field(default=None, description="Index in the conversation.")
-    byte_count: int | None = Field(default=None, description="UTF-8 size of the material.")
-    sha256: str | None = Field(default=None, description="SHA-256 of the material (hex).")
-    excerpt: str | None = Field(
-        default=None,
-        description="A redacted excerpt: only lengths and the user's own arguments are shown.",
-    )
-    detail: str | None = Field(default=None, description="A fixed token or a measured value.")
+    id: str
+    """Identifier that findings use to cite this evidence, e.g. `ev1`."""
+    kind: Literal["message", "tool_call", "timing", "output", "conversation"]
+    """What the evidence is."""
+    message_index: int | None = None
+    """Index in the conversation."""
+    byte_count: int | None = None
+    """UTF-8 size of the material."""
+    sha256: str | None = None
+    """SHA-256 of the material (hex)."""
+    excerpt: str | None = None
+    """A redacted excerpt: only lengths and the user's own arguments are shown."""
+    detail: str | None = None
+    """A fixed token or a measured value."""
 
 
-class Finding(_Frozen):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Finding(Record):
     """One observation behind a verdict, in safe words (counts, fixed tokens, user arguments)."""
 
-    code: str = Field(description="A stable token such as `config_error` or `forbidden_text`.")
-    message: str = Field(description="What was found, without quoting untrusted text.")
-    evidence: list[str] = Field(default_factory=list, description="Ids of `EvidenceRef`s.")
+    code: str
+    """A stable token such as `config_error` or `forbidden_text`."""
+    message: str
+    """What was found, without quoting untrusted text."""
+    evidence: list[str] = field(default_factory=list)
+    """Ids of `EvidenceRef`s."""
 
 
-class IndividualJudgement(_Frozen):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class IndividualJudgement(Record):
     """One judge's verdict on one text point."""
 
     judge_model_id: str
     coverage_extent: float
     reflection: str
 
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("coverage_extent",))
 
-class PointAssessment(BaseModel):
+
+@dataclass(kw_only=True, slots=True)
+class PointAssessment(Record):
     """The result of scoring one criterion for one response (Weval's `PointAssessment`)."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    key_point_text: str
+    """The criterion text, or `Function: name(args)`."""
+    coverage_extent: float | None = None
+    """Score in [0, 1] after inversion; None unless scored."""
+    multiplier: float = 1.0
+    """The point's weight."""
+    reflection: str | None = None
+    """Why the score is what it is."""
+    error: str | None = None
+    """What went wrong, if anything."""
+    status: Status = "scored"
+    path_id: str | None = None
+    """`path_<i>` for alternative paths."""
+    is_inverted: bool = False
+    """True for `should_not` points."""
+    citation: Any = None
+    """The point's citation, if any."""
+    kind: Literal["function", "text"] = "function"
+    fn: str | None = None
+    """The function name for function points."""
+    judge_model_id: str | None = None
+    """Consensus judge id (text points)."""
+    individual_judgements: list[IndividualJudgement] | None = None
+    judge_spread: float | None = None
+    """Population standard deviation of the judges' scores (text points with two or more judges);
+    above 0.3 the judges disagree."""
+    findings: list[Finding] = field(default_factory=list)
+    evidence: list[EvidenceRef] = field(default_factory=list)
 
-    key_point_text: str = Field(description="The criterion text, or `Function: name(args)`.")
-    coverage_extent: float | None = Field(
-        default=None, description="Score in [0, 1] after inversion; None unless scored."
-    )
-    multiplier: float = Field(default=1.0, description="The point's weight.")
-    reflection: str | None = Field(default=None, description="Why the score is what it is.")
-    error: str | None = Field(default=None, description="What went wrong, if anything.")
-    status: Status = Field(default="scored")
-    path_id: str | None = Field(default=None, description="`path_<i>` for alternative paths.")
-    is_inverted: bool = Field(default=False, description="True for `should_not` points.")
-    citation: Any = Field(default=None, description="The point's citation, if any.")
-    kind: Literal["function", "text"] = Field(default="function")
-    fn: str | None = Field(default=None, description="The function name for function points.")
-    judge_model_id: str | None = Field(
-        default=None, description="Consensus judge id (text points)."
-    )
-    individual_judgements: list[IndividualJudgement] | None = Field(default=None)
-    judge_spread: float | None = Field(
-        default=None,
-        description="Population standard deviation of the judges' scores (text points with "
-        "two or more judges); above 0.3 the judges disagree.",
-    )
-    findings: list[Finding] = Field(default_factory=list)
-    evidence: list[EvidenceRef] = Field(default_factory=list)
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("coverage_extent", "multiplier", "judge_spread"))
 
     @property
     def counts(self) -> bool:
@@ -149,7 +163,7 @@ class PointAssessment(BaseModel):
             status = "scored" if isinstance(extent, int | float) else "errored"
         judgements = data.get("individualJudgements")
         text = str(data.get("keyPointText", ""))
-        return cls(
+        return cls.validated(
             key_point_text=text,
             coverage_extent=float(extent) if isinstance(extent, int | float) else None,
             multiplier=float(data.get("multiplier", 1) or 1),
@@ -175,6 +189,12 @@ class PointAssessment(BaseModel):
             ]
             if isinstance(judgements, list)
             else None,
-            findings=[Finding(**f) for f in data.get("findings") or [] if isinstance(f, dict)],
-            evidence=[EvidenceRef(**e) for e in data.get("evidence") or [] if isinstance(e, dict)],
+            findings=[
+                Finding.model_validate(f) for f in data.get("findings") or [] if isinstance(f, dict)
+            ],
+            evidence=[
+                EvidenceRef.model_validate(e)
+                for e in data.get("evidence") or []
+                if isinstance(e, dict)
+            ],
         )

@@ -82,7 +82,7 @@ def tool_calls_from_rows(rows: Any) -> list[ToolCall] | None:
                 arguments = json.loads(arguments)
         error = row.get("error")
         calls.append(
-            ToolCall(
+            ToolCall.validated(  # a responses file's values: validated as pydantic did
                 name=name,
                 arguments=arguments,
                 id=row.get("id") if isinstance(row.get("id"), str) else None,
@@ -140,7 +140,7 @@ def build_evidence(
     text = subject_text(history, generated) if generated else (final or "")
     if messages and response is not None and len(generated) <= 1:
         text = response
-    return Evidence(
+    return Evidence.validated(  # a responses file's values: validated as pydantic did
         prompt_id=prompt.id,
         model_id=model_id,
         text=text,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,63 @@ def test_the_type_checking_imports_and_where_agree_with_all():
     }
     assert seen == engine._WHERE
     assert set(engine.__all__) == set(engine._WHERE)
+
+
+RUN_BLUEPRINT = """\
+title: Import check
+models: [openai:fake-a, openai:fake-b]
+temperatures: [0, 0.5]
+system: Be brief.
+---
+- id: p1
+  prompt: Hello?
+  ideal: Hello.
+  weight: 2
+  should:
+    - $contains: Hello
+    - Says hello politely
+  should_not:
+    - $contains: goodbye
+- id: p2
+  prompt: Bye?
+  should:
+    - [$contains: Bye, $word_count_between: [1, 200]]
+    - $word_count_between: [1, 50]
+"""
+
+
+def _imported_by_a_run(blueprint: Path, out: Path, env: dict[str, str]) -> list[str]:
+    """Run `python -X importtime -m engine run`; return every module it imported."""
+    args = ["run", str(blueprint), "--no-judge", "--out", str(out)]
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "engine", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert list(out.glob("*_comparison.json"))
+    return [
+        line.rsplit("|", 1)[1].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    ]
+
+
+def test_a_run_cold_or_warm_never_imports_pydantic(fake_llm, tmp_path):
+    blueprint = tmp_path / "bp.yml"
+    blueprint.write_text(RUN_BLUEPRINT, encoding="utf-8")
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.endswith(("_BASE_URL", "_API_KEY"))},
+        **fake_llm.env(),
+        "BLUEPRINT_HOME": str(tmp_path / "home"),
+    }
+    cold = _imported_by_a_run(blueprint, tmp_path / "cold", env)
+    answered = len(fake_llm.calls)
+    assert answered > 0  # the cold run called the provider
+    warm = _imported_by_a_run(blueprint, tmp_path / "warm", env)
+    assert len(fake_llm.calls) == answered  # the warm run answered everything from the cache
+    assert "engine.run.service" in cold and "engine.run.service" in warm
+    assert [m for m in cold if m.split(".")[0] in ("pydantic", "pydantic_core")] == []
+    assert [m for m in warm if m.split(".")[0] in ("pydantic", "pydantic_core")] == []

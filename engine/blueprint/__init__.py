@@ -1,7 +1,7 @@
 """Blueprint parsing: YAML/JSON text to a typed, normalized `Blueprint` (Weval-exact).
 
 The names load on first use (PEP 562): `blueprint lint` reads the text with
-`engine.blueprint.source` and the normalizers, and never builds the pydantic models.
+`engine.blueprint.source` and the normalizers, and never builds the typed models.
 """
 
 from __future__ import annotations

@@ -3,29 +3,29 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from engine.blueprint.source import Span
 from engine.jsvalues import UNDEFINED, js_json_stringify, js_string
+from engine.records import EXCLUDE, Record, coerce_float_lists, coerce_floats
 
 __all__ = ["Blueprint", "Message", "Point", "Prompt", "Role"]
 
 Role = Literal["user", "assistant", "system"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid")
-
-
-class Message(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Message(Record):
     """One turn of a prompt's conversation. `content` None marks a turn the model generates."""
 
-    role: str = Field(description="user, assistant or system (anything else is reported by lint).")
-    content: str | None = Field(description="The text of the turn; None for `assistant: null`.")
-    span: Span | None = Field(default=None, exclude=True, description="Where the turn is written.")
+    role: str
+    """user, assistant or system (anything else is reported by lint)."""
+    content: str | None
+    """The text of the turn; None for `assistant: null`."""
+    span: Span | None = field(default=None, metadata=EXCLUDE)
+    """Where the turn is written."""
 
     @property
     def is_placeholder(self) -> bool:
@@ -33,24 +33,34 @@ class Message(_Model):
         return self.role == "assistant" and self.content is None
 
 
-class Point(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Point(Record):
     """One rubric criterion as the evaluator sees it (Weval's `NormalizedPoint`).
 
     Exactly one of `text` (judged by LLMs) and `fn` (a deterministic function) is set.
     """
 
-    text: str | None = Field(default=None, description="The criterion judged by an LLM.")
-    fn: str | None = Field(default=None, description="The point function's name, without `$`.")
-    args: Any = Field(default=None, description="The function's argument (None if absent).")
-    has_args: bool = Field(default=False, description="Whether an argument was written at all.")
-    multiplier: float = Field(default=1.0, description="The point's weight (0.1-10).")
-    citation: Any = Field(default=None, description="A citation string or object, if any.")
-    inverted: bool = Field(default=False, description="True for `should_not` points (score 1-s).")
-    path: int | None = Field(
-        default=None,
-        description="Index of the alternative path (nested list) in its list; None if required.",
-    )
-    span: Span | None = Field(default=None, exclude=True, description="Where the point is written.")
+    text: str | None = None
+    """The criterion judged by an LLM."""
+    fn: str | None = None
+    """The point function's name, without `$`."""
+    args: Any = None
+    """The function's argument (None if absent)."""
+    has_args: bool = False
+    """Whether an argument was written at all."""
+    multiplier: float = 1.0
+    """The point's weight (0.1-10)."""
+    citation: Any = None
+    """A citation string or object, if any."""
+    inverted: bool = False
+    """True for `should_not` points (score 1-s)."""
+    path: int | None = None
+    """Index of the alternative path (nested list) in its list; None if required."""
+    span: Span | None = field(default=None, metadata=EXCLUDE)
+    """Where the point is written."""
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("multiplier",))
 
     @property
     def kind(self) -> Literal["text", "function"]:
@@ -71,80 +81,102 @@ class Point(_Model):
         return f"Function: {self.fn}({shown if shown is not None else 'undefined'})"
 
 
-class Prompt(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Prompt(Record):
     """A normalized prompt: the conversation, its ideal answer and its rubric."""
 
-    id: str = Field(description="The prompt id (a generated `hash-...` id when none is written).")
-    id_generated: bool = Field(default=False, description="True when the id was generated.")
-    messages: list[Message] = Field(default_factory=list, description="The conversation so far.")
-    description: str | None = Field(default=None, description="A note for readers.")
-    ideal: str | None = Field(default=None, description="The ideal response, if given.")
-    has_system: bool = Field(default=False, description="Whether the prompt sets its own `system`.")
-    system: str | None = Field(default=None, description="The prompt's own system prompt.")
-    citation: Any = Field(default=None, description="A citation string or {title, url}.")
-    weight: float | None = Field(
-        default=None, description="Prompt importance in averages (0.1-10)."
-    )
-    render_as: str = Field(default="markdown", description="How responses are shown.")
-    temperature: float | None = Field(default=None, description="The prompt's own temperature.")
-    no_cache: bool | None = Field(
-        default=None, description="Skip the response cache for this prompt."
-    )
-    required_tools: list[Any] | None = Field(default=None, description="Declared, not enforced.")
-    prohibited_tools: list[Any] | None = Field(default=None, description="Declared, not enforced.")
-    max_calls: float | None = Field(default=None, description="Declared, not enforced.")
-    points: list[Point] = Field(
-        default_factory=list,
-        description="Every criterion, `should` then `should_not`, in the evaluator's order.",
-    )
-    response_schema: dict[str, Any] | None = Field(
-        default=None,
-        description="Extension: the JSON Schema the answer must satisfy (`schema:` on the prompt; "
-        "read by `$schema_result`, ignored by Weval).",
-    )
-    span: Span | None = Field(
-        default=None, exclude=True, description="Where the prompt is written."
-    )
-    weval: dict[str, Any] = Field(default_factory=dict, exclude=True, repr=False)
+    id: str
+    """The prompt id (a generated `hash-...` id when none is written)."""
+    id_generated: bool = False
+    """True when the id was generated."""
+    messages: list[Message] = field(default_factory=list)
+    """The conversation so far."""
+    description: str | None = None
+    """A note for readers."""
+    ideal: str | None = None
+    """The ideal response, if given."""
+    has_system: bool = False
+    """Whether the prompt sets its own `system`."""
+    system: str | None = None
+    """The prompt's own system prompt."""
+    citation: Any = None
+    """A citation string or {title, url}."""
+    weight: float | None = None
+    """Prompt importance in averages (0.1-10)."""
+    render_as: str = "markdown"
+    """How responses are shown."""
+    temperature: float | None = None
+    """The prompt's own temperature."""
+    no_cache: bool | None = None
+    """Skip the response cache for this prompt."""
+    required_tools: list[Any] | None = None
+    """Declared, not enforced."""
+    prohibited_tools: list[Any] | None = None
+    """Declared, not enforced."""
+    max_calls: float | None = None
+    """Declared, not enforced."""
+    points: list[Point] = field(default_factory=list)
+    """Every criterion, `should` then `should_not`, in the evaluator's order."""
+    response_schema: dict[str, Any] | None = None
+    """Extension: the JSON Schema the answer must satisfy (`schema:` on the prompt; read by
+    `$schema_result`, ignored by Weval)."""
+    span: Span | None = field(default=None, metadata=EXCLUDE)
+    """Where the prompt is written."""
+    weval: dict[str, Any] = field(default_factory=dict, repr=False, metadata=EXCLUDE)
+    """The prompt as Weval normalizes it (see `to_weval`)."""
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("weight", "temperature", "max_calls"))
 
     def to_weval(self) -> dict[str, Any]:
         """Return this prompt exactly as Weval's parser normalizes it."""
         return copy.deepcopy(self.weval)
 
 
-class Blueprint(_Model):
+@dataclass(frozen=True, kw_only=True)  # no slots: `_by_id` is a cached_property
+class Blueprint(Record):
     """A parsed, normalized blueprint. `to_weval()` gives Weval's exact normalized object."""
 
-    id: str | None = Field(
-        default=None, description="Header id (Weval derives the id from the file path)."
-    )
-    title: str | None = Field(default=None, description="A human title.")
-    description: str | None = Field(
-        default=None, description="What the blueprint tests (Markdown)."
-    )
-    models: list[Any] = Field(
-        default_factory=list, description="Model ids or custom model objects."
-    )
-    system: Any = Field(
-        default=None, description="The global system prompt (a list means `systems`)."
-    )
-    systems: list[str | None] | None = Field(default=None, description="System prompts to permute.")
-    temperature: float | None = Field(default=None, description="One temperature for all calls.")
-    temperatures: list[float] | None = Field(default=None, description="Temperatures to permute.")
-    concurrency: int | None = Field(default=None, description="Parallel calls (upstream's knob).")
-    tags: list[Any] = Field(default_factory=list, description="Free-form tags.")
-    evaluation_config: dict[str, Any] = Field(default_factory=dict, description="Judge settings.")
-    point_defs: dict[str, Any] = Field(
-        default_factory=dict, description="Reusable points for `$ref`."
-    )
-    tools: list[Any] | None = Field(
-        default=None, description="Tools the model may call (trace-only)."
-    )
-    external_services: dict[str, Any] = Field(default_factory=dict, description="`$call` services.")
-    render_as: str | None = Field(default=None, description="Default render mode for prompts.")
-    prompts: list[Prompt] = Field(default_factory=list, description="The prompts, in file order.")
-    source: str | None = Field(default=None, exclude=True, description="The file name, if any.")
-    weval: dict[str, Any] = Field(default_factory=dict, exclude=True, repr=False)
+    id: str | None = None
+    """Header id (Weval derives the id from the file path)."""
+    title: str | None = None
+    """A human title."""
+    description: str | None = None
+    """What the blueprint tests (Markdown)."""
+    models: list[Any] = field(default_factory=list)
+    """Model ids or custom model objects."""
+    system: Any = None
+    """The global system prompt (a list means `systems`)."""
+    systems: list[str | None] | None = None
+    """System prompts to permute."""
+    temperature: float | None = None
+    """One temperature for all calls."""
+    temperatures: list[float] | None = None
+    """Temperatures to permute."""
+    concurrency: int | None = None
+    """Parallel calls (upstream's knob)."""
+    tags: list[Any] = field(default_factory=list)
+    """Free-form tags."""
+    evaluation_config: dict[str, Any] = field(default_factory=dict)
+    """Judge settings."""
+    point_defs: dict[str, Any] = field(default_factory=dict)
+    """Reusable points for `$ref`."""
+    tools: list[Any] | None = None
+    """Tools the model may call (trace-only)."""
+    external_services: dict[str, Any] = field(default_factory=dict)
+    """`$call` services."""
+    render_as: str | None = None
+    """Default render mode for prompts."""
+    prompts: list[Prompt] = field(default_factory=list)
+    """The prompts, in file order."""
+    source: str | None = field(default=None, metadata=EXCLUDE)
+    """The file name, if any."""
+    weval: dict[str, Any] = field(default_factory=dict, repr=False, metadata=EXCLUDE)
+    """The blueprint as Weval normalizes it (see `to_weval`)."""
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("temperature",))
+        coerce_float_lists(self, ("temperatures",))
 
     def to_weval(self) -> dict[str, Any]:
         """Return the blueprint exactly as Weval's `parseAndNormalizeBlueprint` produces it."""

@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from pydantic import ValidationError
-
 from engine.blueprint.header import normalize_header, validate_external_services
 from engine.blueprint.inputs import (
     check_input_size,
@@ -27,6 +25,7 @@ from engine.blueprint.source import (
 from engine.blueprint.text import bounded_message, short
 from engine.errors import BlueprintError
 from engine.jsvalues import UNDEFINED, js_string, js_truthy, js_typeof
+from engine.records import is_validation_error
 from engine.settings import Settings
 
 __all__ = [
@@ -159,7 +158,7 @@ def _typed_prompt(normalized: NormalizedPrompt, generated: bool, raw: dict[str, 
         value = d.get(key)
         return value if isinstance(value, str) or value is None else js_string(value)
 
-    return Prompt(
+    return Prompt.validated(
         id=pid,
         id_generated=generated,
         messages=messages,
@@ -206,7 +205,7 @@ def _typed_blueprint(weval: dict[str, Any], prompts: list[Prompt], source: str |
         return value
 
     evaluation = weval.get("evaluationConfig")
-    return Blueprint(
+    return Blueprint.validated(
         id=js_string(weval["id"]) if "id" in weval else None,
         title=js_string(weval["title"])
         if "title" in weval and weval["title"] is not None
@@ -230,9 +229,7 @@ def _typed_blueprint(weval: dict[str, Any], prompts: list[Prompt], source: str |
     )
 
 
-def _wrong_type(
-    exc: ValidationError, header: dict[str, Any], raw_prompts: list[RawPrompt]
-) -> BlueprintError:
+def _wrong_type(exc: Any, header: dict[str, Any], raw_prompts: list[RawPrompt]) -> BlueprintError:
     """A plain, positioned error for a value Weval passes through but a run cannot use."""
     loc = exc.errors()[0]["loc"]
     span: Span | None = None
@@ -315,7 +312,10 @@ def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Bluep
                 _typed_prompt(n, g, r) for n, g, r in zip(normalized, generated, raws, strict=True)
             ]
             return _typed_blueprint(weval, prompts, source)
-        except ValidationError as exc:  # a passed-through value of a type we cannot run
+        except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            if not is_validation_error(exc):
+                raise
+            # a passed-through value of a type we cannot run
             raise _wrong_type(exc, header, raw_prompts) from None
     except BlueprintError as exc:
         bounded = BlueprintError(

@@ -39,9 +39,6 @@ def _fixed(score: float) -> str:
     return text
 
 
-_FIELDS_SET: Final = set(PointAssessment.model_fields)
-_new = object.__new__
-_set = object.__setattr__
 _plans: dict[int, tuple[Point, dict[str, Any], Wording]] = {}
 _UNCHECKED: Final = object()
 _arg_problems: dict[int, Any] = {}  # id(point) -> the argument problem (None when valid)
@@ -118,12 +115,7 @@ def _assessment(
 
 def _make(data: dict[str, Any]) -> PointAssessment:
     """A PointAssessment over already-typed field values, without re-validation."""
-    assessment = _new(PointAssessment)
-    _set(assessment, "__dict__", data)
-    _set(assessment, "__pydantic_fields_set__", _FIELDS_SET.copy())
-    _set(assessment, "__pydantic_extra__", None)
-    _set(assessment, "__pydantic_private__", None)
-    return assessment
+    return PointAssessment(**data)
 
 
 def _errored(point: Point, error: str, reflection: str | None) -> PointAssessment:

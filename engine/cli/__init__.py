@@ -1,6 +1,6 @@
 """The `blueprint` command line: one click group, one module per command, imported when used.
 
-Each command's module (and what it needs: pydantic models, the HTTP client, the linter) is
+Each command's module (and what it needs: the typed records, the HTTP client, the linter) is
 imported only when that command runs, so `blueprint --help` and `blueprint lint` do not pay
 for the others. `--help` lists the commands from `COMMANDS` without importing them; a test
 checks those one-line helps against the commands' own.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, cast
 
 from engine.drafting.check import Draft, DraftRefused, read_draft, read_points
 from engine.drafting.prompts import (
@@ -16,6 +17,9 @@ from engine.errors import EngineError
 from engine.providers import ChatRequest, PriceTable, ProviderPool
 from engine.settings import load_settings
 from engine.store import Store
+
+if TYPE_CHECKING:
+    from engine.providers.types import ChatMessage
 
 __all__ = ["DRAFT_KIND", "draft_from_goal", "suggest_points"]
 
@@ -40,7 +44,7 @@ def _ask(
                 caller = Caller(pool=pool, store=store, writer=writer, run_id=None, use_cache=True)
                 request = ChatRequest(
                     model_id=model_id,
-                    messages=messages,
+                    messages=cast("list[ChatMessage]", messages),
                     temperature=DRAFT_TEMPERATURE,
                     max_tokens=DRAFT_MAX_TOKENS,
                     timeout_s=120,

@@ -9,15 +9,15 @@ blueprint's custom model objects are chat models: both are refused with a messag
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol
 
 from engine.errors import ConfigError
 from engine.modelids import PROVIDERS
 from engine.providers.endpoints import Endpoint
 from engine.providers.types import Usage
 from engine.providers.wire import WireFormatError
+from engine.records import Record, coerce_float_lists, coerce_floats
 
 __all__ = [
     "EMBED_TIMEOUT_S",
@@ -33,39 +33,59 @@ __all__ = [
 EMBED_TIMEOUT_S = 60.0
 
 
-class EmbedRequest(BaseModel):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmbedRequest(Record):
     """One text to embed with one model."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_id: str
+    """`provider:model`, e.g. `openai:text-embedding-3-small`."""
+    text: str
+    """The text to embed."""
+    timeout_s: float = field(default=EMBED_TIMEOUT_S, metadata={"gt": 0})
+    """Deadline of an attempt."""
 
-    model_id: str = Field(description="`provider:model`, e.g. `openai:text-embedding-3-small`.")
-    text: str = Field(description="The text to embed.")
-    timeout_s: float = Field(default=EMBED_TIMEOUT_S, gt=0, description="Deadline of an attempt.")
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("timeout_s",))
+        if type(self.timeout_s) is not float or not self.timeout_s > 0:
+            self.validate_fields()
 
 
-class EmbedResponse(BaseModel):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmbedResponse(Record):
     """A successful embedding call."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    vector: list[float]
+    """The embedding."""
+    usage: Usage = field(default_factory=Usage)
+    """Input tokens (0 when not said)."""
+    latency_ms: float
+    """Wall time of the successful attempt."""
+    attempts: int = field(metadata={"ge": 1})
+    """Attempts made, the successful one included."""
+    model: str
+    """The model the provider says it ran (else the requested one)."""
+    cost_usd: float | None = None
+    """Cost from the price table; None when the price is unknown."""
 
-    vector: list[float] = Field(description="The embedding.")
-    usage: Usage = Field(default_factory=Usage, description="Input tokens (0 when not said).")
-    latency_ms: float = Field(description="Wall time of the successful attempt.")
-    attempts: int = Field(ge=1, description="Attempts made, the successful one included.")
-    model: str = Field(description="The model the provider says it ran (else the requested one).")
-    cost_usd: float | None = Field(
-        default=None, description="Cost from the price table; None when the price is unknown."
-    )
+    def __post_init__(self) -> None:
+        coerce_float_lists(self, ("vector",))
+        coerce_floats(self, ("latency_ms", "cost_usd"))
+        if type(self.attempts) is not int or self.attempts < 1:
+            self.validate_fields()
 
 
-class EmbeddingReply(BaseModel):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmbeddingReply(Record):
     """What a provider answered, before timing and cost are added."""
 
-    model_config = ConfigDict(frozen=True)
+    extra_keys: ClassVar[Literal["forbid", "ignore"]] = "ignore"
 
     vector: list[float]
     usage: Usage
     model: str | None
+
+    def __post_init__(self) -> None:
+        coerce_float_lists(self, ("vector",))
 
 
 class LocalEmbedder(Protocol):

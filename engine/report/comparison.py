@@ -5,18 +5,18 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any, cast
 
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint
 from engine.errors import InputError
 from engine.jsonl import json_error_words, loads_like_js
 from engine.jsvalues import js_clean
+from engine.records import Record, is_validation_error
 from engine.report.output import json_text, well_formed, write_json_atomic
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
@@ -77,45 +77,37 @@ def config_content_hash(blueprint: Blueprint, models: list[str]) -> str:
     return hashlib.sha256(well_formed(text).encode("utf-8")).hexdigest()[:16]
 
 
-class Comparison(BaseModel):
+@dataclass(kw_only=True, slots=True)
+class Comparison(Record):
     """A scored run in memory: what the comparison JSON holds, typed."""
-
-    model_config = ConfigDict(extra="forbid")
 
     config_id: str
     config_title: str
     run_label: str
     timestamp: str
     description: str | None = None
-    config: dict[str, Any] = Field(default_factory=dict)
-    models: list[str] = Field(description="Effective model ids, sorted.")
+    config: dict[str, Any] = field(default_factory=dict)
+    models: list[str]
+    """Effective model ids, sorted."""
     prompt_ids: list[str]
-    prompt_contexts: dict[str, Any] = Field(default_factory=dict)
-    system_prompts: dict[str, str | None] = Field(default_factory=dict)
-    responses: dict[str, dict[str, str]] = Field(default_factory=dict)
-    histories: dict[str, dict[str, list[dict[str, Any]]]] = Field(default_factory=dict)
-    errors: dict[str, dict[str, str]] = Field(default_factory=dict)
-    cells: dict[str, dict[str, CellScore]] = Field(default_factory=dict)
-    extracted_key_points: dict[str, list[str]] = Field(
-        default_factory=dict,
-        description="Weval's `extractedKeyPoints`: points an LLM found in a prompt's ideal.",
-    )
-    key_point_extraction: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="Ours: per prompt, the model that extracted its points, or why it failed.",
-    )
-    extra: dict[str, Any] = Field(
-        default_factory=dict, description="Top-level keys we do not model."
-    )
-    rescored_from: str | None = Field(
-        default=None, description="The run whose stored answers this one scored again."
-    )
-    eval_methods: list[str] = Field(
-        default_factory=lambda: ["llm-coverage"], description="`evalMethodsUsed`."
-    )
-    similarity: SimilarityTables | None = Field(
-        default=None, description="`similarityMatrix` and `perPromptSimilarities`, if computed."
-    )
+    prompt_contexts: dict[str, Any] = field(default_factory=dict)
+    system_prompts: dict[str, str | None] = field(default_factory=dict)
+    responses: dict[str, dict[str, str]] = field(default_factory=dict)
+    histories: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    errors: dict[str, dict[str, str]] = field(default_factory=dict)
+    cells: dict[str, dict[str, CellScore]] = field(default_factory=dict)
+    extracted_key_points: dict[str, list[str]] = field(default_factory=dict)
+    """Weval's `extractedKeyPoints`: points an LLM found in a prompt's ideal."""
+    key_point_extraction: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Ours: per prompt, the model that extracted its points, or why it failed."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Top-level keys we do not model."""
+    rescored_from: str | None = None
+    """The run whose stored answers this one scored again."""
+    eval_methods: list[str] = field(default_factory=lambda: ["llm-coverage"])
+    """`evalMethodsUsed`."""
+    similarity: SimilarityTables | None = None
+    """`similarityMatrix` and `perPromptSimilarities`, if computed."""
 
     def cell(self, prompt_id: str, model_id: str) -> CellScore | None:
         """Return the cell of a prompt and model, if present."""
@@ -288,7 +280,7 @@ def cell_from_weval(pid: str, model: str, raw: Any, where: str = "comparison") -
     for index, point in enumerate(points):
         try:
             assessments.append(PointAssessment.from_weval(point))
-        except (ValidationError, ValueError, TypeError, AttributeError) as exc:
+        except (ValueError, TypeError, AttributeError) as exc:  # ValidationError is a ValueError
             what = f"pointAssessments[{index}] of {pid!r} / {model!r} has a wrong shape"
             raise _bad(where, f"{what}: {_short(exc)}") from None
     return CellScore(
@@ -301,8 +293,8 @@ def cell_from_weval(pid: str, model: str, raw: Any, where: str = "comparison") -
 
 
 def _short(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
+    if is_validation_error(exc):
+        first = cast(Any, exc).errors()[0]
         return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
     return str(exc).splitlines()[0][:200]
 

@@ -124,7 +124,9 @@ class CallResult:
         vector = data.get("vector")
         return CallResult(
             text=str(data.get("text") or ""),
-            tool_calls=[ToolCall(**c) for c in calls] if isinstance(calls, list) else None,
+            tool_calls=[ToolCall.model_validate(c) for c in calls]
+            if isinstance(calls, list)
+            else None,
             input_tokens=int(data.get("input_tokens") or 0),
             output_tokens=int(data.get("output_tokens") or 0),
             latency_ms=float(data.get("latency_ms") or 0.0),

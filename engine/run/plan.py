@@ -85,7 +85,7 @@ class CellPlan:
         if tools:
             return ChatRequest(
                 model_id=self.base_model,
-                messages=history,
+                messages=cast("list[ChatMessage]", history),
                 temperature=self.temperature,
                 max_tokens=GENERATION_MAX_TOKENS,
                 tools=tools,

@@ -125,7 +125,7 @@ class Recorded:
         calls: list[ToolCall] = []
         if self.row.tool_calls:
             raw = json.loads(self.row.tool_calls)
-            calls = [ToolCall(**c) for c in raw if isinstance(c, dict)]
+            calls = [ToolCall.model_validate(c) for c in raw if isinstance(c, dict)]
         single = self.times.one_turn(self.row.key) if len(generated) == 1 else None
         durations = (
             [single] if single is not None else [self._latency(history, i) for i in generated]

@@ -10,11 +10,11 @@ JavaScript's `toFixed(2)`. `explain()` returns the same arithmetic as data.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass, field
 
 from engine.assessment import PointAssessment
 from engine.jsvalues import js_round, js_to_fixed
+from engine.records import Record, coerce_floats
 
 __all__ = [
     "GroupExplanation",
@@ -27,54 +27,80 @@ __all__ = [
 ]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class PointLine(_Frozen):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PointLine(Record):
     """One point's part in the arithmetic."""
 
-    index: int = Field(description="Position in the cell's point assessments.")
-    text: str = Field(description="The criterion text (`Function: ...` for functions).")
-    score: float | None = Field(description="The point's score after inversion, if scored.")
-    weight: float = Field(description="The point's multiplier.")
-    inverted: bool = Field(default=False, description="A `should_not` point (score = 1 - s).")
-    status: str = Field(description="scored, errored or unverified.")
-    reason: str | None = Field(default=None, description="Why it was left out, if it was.")
+    index: int
+    """Position in the cell's point assessments."""
+    text: str
+    """The criterion text (`Function: ...` for functions)."""
+    score: float | None
+    """The point's score after inversion, if scored."""
+    weight: float
+    """The point's multiplier."""
+    inverted: bool = False
+    """A `should_not` point (score = 1 - s)."""
+    status: str
+    """scored, errored or unverified."""
+    reason: str | None = None
+    """Why it was left out, if it was."""
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("score", "weight"))
 
 
-class PathExplanation(_Frozen):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PathExplanation(Record):
     """One alternative path: the weighted mean of its scored points."""
 
     path_id: str
-    score: float | None = Field(description="None when none of its points was scored.")
+    score: float | None
+    """None when none of its points was scored."""
     weight_total: float
     points: list[PointLine]
-    merged_should_not: bool = Field(
-        default=False,
-        description="True when `should_not` points share this path id (Weval merges them).",
-    )
+    merged_should_not: bool = False
+    """True when `should_not` points share this path id (Weval merges them)."""
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("score", "weight_total"))
 
 
-class GroupExplanation(_Frozen):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GroupExplanation(Record):
     """A unit of the final mean: the required points, or the best of the alternative paths."""
 
-    kind: str = Field(description="`required` or `paths`.")
+    kind: str
+    """`required` or `paths`."""
     score: float
     weight_total: float = 0.0
-    points: list[PointLine] = Field(default_factory=list, description="For `required`.")
-    paths: list[PathExplanation] = Field(default_factory=list, description="For `paths`.")
-    winner: str | None = Field(default=None, description="The path id that won the max.")
+    points: list[PointLine] = field(default_factory=list)
+    """For `required`."""
+    paths: list[PathExplanation] = field(default_factory=list)
+    """For `paths`."""
+    winner: str | None = None
+    """The path id that won the max."""
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("score", "weight_total"))
 
 
-class ScoreExplanation(_Frozen):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ScoreExplanation(Record):
     """The whole arithmetic behind a score, reproducing it exactly."""
 
-    score: float | None = Field(description="The published score (toFixed(2)), or None.")
-    raw: float | None = Field(description="The unrounded mean of the groups.")
+    score: float | None
+    """The published score (toFixed(2)), or None."""
+    raw: float | None
+    """The unrounded mean of the groups."""
     groups: list[GroupExplanation]
-    left_out: list[PointLine] = Field(description="Points not counted, with the reason.")
-    formula: str = Field(description="The arithmetic in one line, e.g. `(0.750 + 0.100) / 2`.")
+    left_out: list[PointLine]
+    """Points not counted, with the reason."""
+    formula: str
+    """The arithmetic in one line, e.g. `(0.750 + 0.100) / 2`."""
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("score", "raw"))
 
 
 def weighted_mean(pairs: Sequence[tuple[float, float]]) -> float | None:

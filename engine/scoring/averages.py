@@ -1,7 +1,7 @@
 """The prompt-weighted average of each model (spec §6.5), on bare records: no model classes.
 
 `engine.scoring.summary` builds its per-model statistics on this, and `blueprint compare` uses
-it alone, so comparing two runs does not load pydantic.
+it alone, so comparing two runs does not load the scoring records.
 """
 
 from __future__ import annotations

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Point, Prompt
 from engine.jsvalues import js_clean, js_round
+from engine.records import Record, coerce_floats
 from engine.scoring.aggregation import ScoreExplanation, aggregate, explain
 
 __all__ = ["CellScore", "failed_cell", "finish_cell", "ordered_points", "unjudged"]
@@ -17,17 +17,21 @@ __all__ = ["CellScore", "failed_cell", "finish_cell", "ordered_points", "unjudge
 UNJUDGED_REFLECTION = "Not judged: no LLM judge was configured for this run."
 
 
-class CellScore(BaseModel):
+@dataclass(kw_only=True, slots=True)
+class CellScore(Record):
     """The coverage result of one prompt × model (Weval's `CoverageResult`)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     prompt_id: str
     model_id: str
-    assessments: list[PointAssessment] = Field(default_factory=list)
-    score: float | None = Field(default=None, description="avgCoverageExtent (toFixed(2)).")
-    error: str | None = Field(default=None, description="Set when no response could be scored.")
-    judge_agreement: dict[str, Any] | None = Field(default=None)
+    assessments: list[PointAssessment] = field(default_factory=list)
+    score: float | None = None
+    """avgCoverageExtent (toFixed(2))."""
+    error: str | None = None
+    """Set when no response could be scored."""
+    judge_agreement: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("score",))
 
     @property
     def failed(self) -> bool:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from engine.records import Record, coerce_floats
 from engine.scoring.averages import CellOutcome, by_model, weighted_average
 
 if TYPE_CHECKING:
@@ -16,19 +16,26 @@ if TYPE_CHECKING:
 __all__ = ["CellOutcome", "ModelSummary", "sample_stddev", "summarize_models", "summarize_outcomes"]
 
 
-class ModelSummary(BaseModel):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ModelSummary(Record):
     """One model's results over the prompts of a run."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
     model_id: str
-    average: float | None = Field(description="Prompt-weighted mean of the prompt scores.")
-    stddev: float | None = Field(description="Sample standard deviation (n-1); None if n < 2.")
-    scored_prompts: int = Field(description="Prompts with a score.")
-    failed_prompts: int = Field(description="Prompts whose response failed to generate.")
-    unscored_prompts: int = Field(description="Prompts with a response but nothing scored.")
+    average: float | None
+    """Prompt-weighted mean of the prompt scores."""
+    stddev: float | None
+    """Sample standard deviation (n-1); None if n < 2."""
+    scored_prompts: int
+    """Prompts with a score."""
+    failed_prompts: int
+    """Prompts whose response failed to generate."""
+    unscored_prompts: int
+    """Prompts with a response but nothing scored."""
     minimum: float | None = None
     maximum: float | None = None
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("average", "stddev", "minimum", "maximum"))
 
 
 def sample_stddev(values: list[float]) -> float | None:

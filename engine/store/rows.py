@@ -6,11 +6,10 @@ import os
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any, ClassVar, Literal
 
 from engine.jsonfast import loads
+from engine.records import Record, coerce_floats
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -71,10 +70,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-class RunRecord(BaseModel):
+@dataclass(kw_only=True, slots=True)
+class RunRecord(Record):
     """One run as stored."""
 
-    model_config = ConfigDict(extra="ignore")
+    extra_keys: ClassVar[Literal["forbid", "ignore"]] = "ignore"
 
     id: str
     blueprint_hash: str
@@ -99,6 +99,9 @@ class RunRecord(BaseModel):
     error: str | None
     comparison_path: str | None
     summary: dict[str, Any] | None
+
+    def __post_init__(self) -> None:
+        coerce_floats(self, ("cost_usd",))
 
     @property
     def live_status(self) -> LiveStatus:

@@ -48,7 +48,7 @@ def _run(row: tuple[Any, ...], names: list[str]) -> RunRecord:
     data = dict(zip(names, row, strict=True))
     data["options"] = json.loads(data["options"] or "{}")
     data["summary"] = json.loads(data["summary"]) if data.get("summary") else None
-    return RunRecord(**data)
+    return RunRecord.model_validate(data)  # extra columns are dropped
 
 
 _USER_COLUMNS = "email, name, role, created_at, last_login_at"

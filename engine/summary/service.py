@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.errors import EngineError
 from engine.providers import ChatRequest
@@ -12,6 +12,9 @@ from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.summary.anonymize import Anonymizer
 from engine.summary.parse import parse_summary
 from engine.summary.prompts import SUMMARY_MAX_TOKENS, SUMMARY_TEMPERATURE, summary_messages
+
+if TYPE_CHECKING:
+    from engine.providers.types import ChatMessage
 
 __all__ = [
     "SUMMARY_KIND",
@@ -51,7 +54,7 @@ def summary_request(comparison: Comparison, model_id: str) -> tuple[ChatRequest,
     names = Anonymizer(models)
     request = ChatRequest(
         model_id=model_id,
-        messages=summary_messages(comparison, names),
+        messages=cast("list[ChatMessage]", summary_messages(comparison, names)),
         temperature=SUMMARY_TEMPERATURE,
         max_tokens=SUMMARY_MAX_TOKENS,
         timeout_s=SUMMARY_TIMEOUT_S,
