@@ -9,8 +9,6 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, Self
 
-from typing_extensions import is_typeddict
-
 __all__ = [
     "EXCLUDE",
     "Record",
@@ -145,6 +143,8 @@ def _converter(ann: Any) -> Callable[[Any], Any]:
         return _list(_converter(args[0]))
     if origin is dict:
         return _dict(_converter(args[0]), _converter(args[1]))
+    from typing_extensions import is_typeddict  # only once a record is validated
+
     if is_typeddict(ann):
         return _typed_dict(ann)
     if isinstance(ann, type):

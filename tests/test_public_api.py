@@ -146,3 +146,17 @@ def test_a_run_cold_or_warm_never_imports_pydantic(fake_llm, tmp_path):
     assert "engine.run.service" in cold and "engine.run.service" in warm
     assert [m for m in cold if m.split(".")[0] in ("pydantic", "pydantic_core")] == []
     assert [m for m in warm if m.split(".")[0] in ("pydantic", "pydantic_core")] == []
+
+
+def test_lint_of_a_file_imports_no_pydantic(tmp_path):
+    path = tmp_path / "bp.yml"
+    path.write_text(RUN_BLUEPRINT + "- prompt: no id\n  should:\n    - [$contains: x]\n")
+    code = (
+        "import contextlib, io, sys\nfrom engine.cli import main\n"
+        f"sys.argv = ['blueprint', 'lint', {str(path)!r}]\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main()"
+    )
+    assert loaded_after(code, ("pydantic", "pydantic_core", "engine.lint.run")) == [
+        "engine.lint.run"
+    ]

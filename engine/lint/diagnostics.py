@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any, Literal, Self, TypeVar, dataclass_transform
+from typing import Any, Literal, TypeVar, dataclass_transform
 
 from engine.blueprint.text import LINE_BREAK
+from engine.records import Record
 
 __all__ = [
     "CODES",
@@ -126,29 +127,15 @@ _R = TypeVar("_R", bound=type)
 
 @dataclass_transform()
 def _frozen(cls: _R) -> _R:
-    """A frozen, slotted dataclass whose fields refuse assignment as pydantic did."""
-    made: _R = dataclass(frozen=True, slots=True)(cls)  # type: ignore[assignment]
+    """A frozen, slotted record whose fields refuse assignment as pydantic did."""
+    made: _R = dataclass(frozen=True, slots=True, kw_only=True)(cls)  # type: ignore[assignment]
     made.__setattr__ = _frozen_setattr  # type: ignore[assignment]
     made.__delattr__ = _frozen_delattr  # type: ignore[assignment]
     return made
 
 
-class _Record:
-    """What the lint records keep of pydantic's interface: `model_copy` and `model_dump`."""
-
-    __slots__ = ()
-
-    def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
-        """A copy with the fields of `update` changed (checked as a new record is)."""
-        return replace(self, **(update or {}))  # type: ignore[type-var]
-
-    def model_dump(self, *, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
-        """The fields as a dict (nested records as dicts), in declaration order."""
-        return asdict(self)  # type: ignore[call-overload, no-any-return]
-
-
 @_frozen
-class Fix(_Record):
+class Fix(Record):
     """A mechanical fix: `replacement` replaces exactly the diagnostic's range."""
 
     title: str
@@ -158,7 +145,7 @@ class Fix(_Record):
 
 
 @_frozen
-class Diagnostic(_Record):
+class Diagnostic(Record):
     """One problem found in a blueprint, with the range of text it covers (1-based, end exclusive).
 
     A plain frozen record (no pydantic: linting a file stays quick to start); an unknown `code`
