@@ -192,12 +192,21 @@ class Caller:
         self.looked_up: set[str] = set()
         self._in_flight: dict[str, asyncio.Future[CallResult]] = {}
 
-    def prefetch(self, keys: list[str]) -> None:
-        """Load cached answers for keys known in advance, in one query."""
+    def prefetch(self, keys: list[str], known: dict[str, dict[str, Any]] | None = None) -> None:
+        """Load cached answers for keys known in advance, in one query.
+
+        `known` holds answers already read from the cache (by the run's estimate): those keys
+        are not read again; the others are (an answer may have been cached since).
+        """
         if not self.use_cache or not keys:
             return
         self.looked_up.update(keys)
-        self.prefetched.update(self.store.cache_lookup(keys))
+        if known:
+            found = {k: known[k] for k in keys if k in known}
+            self.prefetched.update(found)
+            keys = [k for k in keys if k not in found]
+        if keys:
+            self.prefetched.update(self.store.cache_lookup(keys))
 
     def _event(
         self,

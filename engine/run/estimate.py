@@ -269,6 +269,7 @@ def estimate_run(
     if cache is not None:  # every known judge call's key, looked up at once
         plan.judge_keys = [k for w in work for k in w.keys.values()]
         cache.prime(plan.judge_keys)
+        plan.cached = cache.found
     for judged in work:
         _count_judges(plan, judged, cache, cost)
     _count_embeddings(plan, cost)

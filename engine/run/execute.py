@@ -189,10 +189,14 @@ class _Runner:
     async def _generate(
         self, cell: CellPlan, history: list[dict[str, Any]], turn: int
     ) -> CallResult:
+        if turn == 0:
+            request, key = self.plan.opening_request(cell, history), self.plan.opening_key(cell)
+        else:
+            request, key = cell.request(history, self.blueprint.tools), None
         return await self.caller.chat(
             "generate",
-            cell.request(history, self.blueprint.tools),
-            key=self.plan.opening_key(cell) if turn == 0 else None,
+            request,
+            key=key,
             repeat=cell.repeat,
             cache_ok=not cell.prompt.no_cache,
             prompt_id=cell.prompt.id,
@@ -274,7 +278,7 @@ class _Runner:
             for cell in self.plan.cells
             if cell.key not in done and not cell.prompt.no_cache and cell.recorded is None
         ]
-        self.caller.prefetch(keys + self.plan.judge_keys)
+        self.caller.prefetch(keys + self.plan.judge_keys, self.plan.cached)
 
     async def _extract(self, request: ChatRequest, key: str) -> CallResult:
         return await self.caller.chat(EXTRACT_KIND, request, key=key, prompt_id=request.prompt_id)

@@ -121,19 +121,37 @@ class RunPlan:
     """The model that embeds answers and ideals for similarity (None: no similarity)."""
     judge_keys: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
     """Keys of the judge calls whose prompts are known in advance (set by `estimate_run`)."""
-    _opening_keys: dict[tuple[str, str], str] = field(
+    cached: dict[str, dict[str, Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """The cached answers `estimate_run` read, by key (the run does not read them again)."""
+    _openings: dict[tuple[str, str], tuple[ChatRequest, str]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
-    def opening_key(self, cell: CellPlan) -> str:
-        """The cache key of a cell's first generated turn (computed once per cell)."""
-        key = self._opening_keys.get(cell.key)
-        if key is None:
+    def _opening(self, cell: CellPlan) -> tuple[ChatRequest, str]:
+        found = self._openings.get(cell.key)
+        if found is None:
             from engine.run.calls import call_key
 
             request = cell.request(cell.opening(), self.blueprint.tools)
-            key = self._opening_keys[cell.key] = call_key("generate", request, cell.repeat)
-        return key
+            found = self._openings[cell.key] = (request, call_key("generate", request, cell.repeat))
+        return found
+
+    def opening_key(self, cell: CellPlan) -> str:
+        """The cache key of a cell's first generated turn (computed once per cell)."""
+        return self._opening(cell)[1]
+
+    def opening_request(self, cell: CellPlan, history: list[dict[str, Any]]) -> ChatRequest:
+        """The request of a cell's first generated turn after `history` (built once per cell).
+
+        The request the key was computed from, when `history` is the opening it was built
+        for (it always is, but for a fixed turn without content); else a new one.
+        """
+        request = self._opening(cell)[0]
+        if request.messages != history:
+            return cell.request(history, self.blueprint.tools)
+        return request
 
     @property
     def generation_calls(self) -> int:
