@@ -116,6 +116,8 @@ def _plain(url: str) -> str | None:
     if found is None:
         return None
     scheme, host, port, path = found.groups()
+    if path is not None and any(part in (".", "..") for part in path.split("/")):
+        return None  # httpx removes dot segments (`/a/./b` is `/b`): let it
     if _IPV4.fullmatch(host) and any(
         int(part) > 255 or str(int(part)) != part for part in host.split(".")
     ):

@@ -31,6 +31,8 @@ def as_httpx_shows(url: str) -> str:
         ("http://[::1]:8080/v1", "http://[::1]:8080/v1"),
         ("http://999.1.1.1/v1", "<invalid URL>"),
         ("http://01.2.3.4/v1", "<invalid URL>"),
+        ("http://0/.", "http://0/"),
+        ("http://h/v1/./chat/../x", "http://h/v1/x"),
     ],
 )
 def test_a_url_is_shown_without_secrets_and_normalised(url: str, shown: str) -> None:
