@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar
 from engine.errors import StoreError
 from engine.store.migrations import now
 from engine.store.rows import CacheEntry, CallRow, CellRow, JudgmentRow, RunTotals
+from engine.store.written import Written
 
 __all__ = [
     "CALL_COLUMNS",
@@ -165,7 +166,7 @@ def claim(item: Item) -> Item:
     settling a cancelled future would raise and end the writer thread.
     """
     write, future = item
-    return (write, future) if future.set_running_or_notify_cancel() else (write, Future())
+    return (write, future) if future.set_running_or_notify_cancel() else (write, Written())
 
 
 """One queued write and the future that tells its caller it is committed (or failed)."""
@@ -303,7 +304,7 @@ class BatchWriter(ABC, Generic[C]):
                 loop.call_soon_threadsafe(_settle, pairs)
 
     def _submit(self, statements: Write) -> Future[None]:
-        future: Future[None] = Future()
+        future: Future[None] = Written()
         self._queue.put((statements, future))
         return future
 
