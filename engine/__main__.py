@@ -1,5 +1,5 @@
 """Run the CLI with `python -m engine`."""
 
-from engine.cli import main
+from engine.cli import entry
 
-main()
+entry()

@@ -8,14 +8,19 @@ checks those one-line helps against the commands' own.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import gc
 import importlib
 import io
+import os
 import sys
+import threading
+from typing import NoReturn
 
 import click
 
-__all__ = ["COMMANDS", "cli", "main"]
+__all__ = ["COMMANDS", "cli", "entry", "main"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "compare": (
@@ -138,3 +143,34 @@ def main() -> None:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     cli(prog_name="blueprint")
+
+
+def entry() -> NoReturn:
+    """The `blueprint` program (console script and `python -m engine`): `main`, then exit.
+
+    A command that is over leaves at once: its exit handlers run (JavaScript workers, database
+    pools), its output is flushed, and the interpreter's own teardown, which frees every
+    object one by one, is skipped (about 20 ms after the last line of a 900-cell run).
+    While a thread of the command is still working, the exit is the ordinary one, which
+    waits for it.
+    """
+    try:
+        main()
+    except SystemExit as done:
+        code = done.code
+    else:
+        code = 0
+    if any(
+        t.is_alive() and not t.daemon
+        for t in threading.enumerate()
+        if t is not threading.main_thread()
+    ):
+        sys.exit(code)
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)  # as sys.exit("text") says it
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe: nothing more can be said
+            stream.flush()
+    os._exit(code or 0)
