@@ -190,7 +190,7 @@ class _Runner:
         self, cell: CellPlan, history: list[dict[str, Any]], turn: int
     ) -> CallResult:
         if turn == 0:
-            request, key = self.plan.opening_request(cell, history), self.plan.opening_key(cell)
+            request, key = self.plan.opening_call(cell, history)
         else:
             request, key = cell.request(history, self.blueprint.tools), None
         return await self.caller.chat(

@@ -142,16 +142,19 @@ class RunPlan:
         """The cache key of a cell's first generated turn (computed once per cell)."""
         return self._opening(cell)[1]
 
-    def opening_request(self, cell: CellPlan, history: list[dict[str, Any]]) -> ChatRequest:
-        """The request of a cell's first generated turn after `history` (built once per cell).
+    def opening_call(
+        self, cell: CellPlan, history: list[dict[str, Any]]
+    ) -> tuple[ChatRequest, str]:
+        """The request of a cell's first generated turn after `history`, and its cache key.
 
-        The request the key was computed from, when `history` is the opening it was built
-        for (it always is, but for a fixed turn without content); else a new one.
+        The request the key was computed from (built once per cell) when `history` is the
+        opening it was built for (it always is, but for a fixed turn without content); else
+        a new one, with the same key as before.
         """
-        request = self._opening(cell)[0]
+        request, key = self._opening(cell)
         if request.messages != history:
-            return cell.request(history, self.blueprint.tools)
-        return request
+            return cell.request(history, self.blueprint.tools), key
+        return request, key
 
     @property
     def generation_calls(self) -> int:
