@@ -242,6 +242,9 @@ def js_clean(value: Any) -> Any:
     Integral floats become ints (`1.0` -> `1`), NaN and infinities become None (JSON `null`),
     tuples become lists.
     """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:  # most values: as they are
+        return value
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from engine.jsvalues import js_number_str
@@ -85,6 +86,7 @@ def is_collection(model_id: str) -> bool:
     return ":" not in name and name == name.upper() and any(c.isalpha() for c in name)
 
 
+@lru_cache(maxsize=1024)
 def split_model_id(model_id: str) -> tuple[str, str] | None:
     """Split `provider:model` at the first colon (whitespace around it is tolerated).
 

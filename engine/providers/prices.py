@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engine.errors import ConfigError
@@ -54,6 +55,7 @@ _DATE = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8})$")
 _DOTTED = re.compile(r"(?<=\d)-(?=\d(?!\d))")
 
 
+@lru_cache(maxsize=1024)
 def _canonical(model_id: str) -> str:
     """Normalize an id for lookup: case, spaces, dated snapshots, Anthropic's 4-5 for 4.5."""
     provider, _, model = model_id.strip().lower().partition(":")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Literal
@@ -253,9 +254,23 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 
 
+_second: tuple[int, str] = (-1, "")
+"""The last whole second `now` formatted, and its text up to the seconds."""
+
+
 def now() -> str:
-    """Return the current UTC time as ISO-8601 text."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """Return the current UTC time as ISO-8601 text, to the millisecond (`...T12:00:00.123+00:00`).
+
+    A run stamps every row it writes: the text up to the seconds is formatted once per second.
+    """
+    global _second
+    moment = time.time()
+    second = int(moment)
+    last, head = _second
+    if second != last:
+        head = datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        _second = (second, head)
+    return f"{head}.{int((moment - second) * 1000):03d}+00:00"
 
 
 def statements(sql: str | dict[Dialect, str], dialect: Dialect) -> list[str]:
