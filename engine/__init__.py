@@ -13,6 +13,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+__version__ = "0.1.0"
+"""The package's version (pyproject.toml reads it from here; no `importlib.metadata` needed)."""
+
 if TYPE_CHECKING:
     from engine.assessment import PointAssessment
     from engine.blueprint import Blueprint, load_blueprint, parse_blueprint
