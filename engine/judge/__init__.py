@@ -1,18 +1,52 @@
-"""LLM judges for text points: prompts, scales, tolerant parsing, consensus and agreement."""
+"""LLM judges for text points: prompts, scales, tolerant parsing, consensus and agreement.
 
-from engine.judge.agreement import judge_agreement, krippendorff_alpha
-from engine.judge.consensus import (
-    BACKUP_JUDGE,
-    DEFAULT_JUDGES,
-    ConsensusJudge,
-    JudgeCaller,
-    JudgeSpec,
-    JudgmentRecord,
-    judge_messages,
-)
-from engine.judge.parse import Judgement, JudgeParseError, parse_judgement
-from engine.judge.prompts import APPROACHES, build_judge_prompt, transcript
-from engine.judge.scales import FIVE_POINT, NINE_POINT, JudgeClass, Scale, scale_for
+The names load on first use (PEP 562): a run without judges needs only `engine.judge.keypoints`
+(which prompts have key points), not the judges.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from engine.judge.agreement import judge_agreement, krippendorff_alpha
+    from engine.judge.consensus import (
+        BACKUP_JUDGE,
+        DEFAULT_JUDGES,
+        ConsensusJudge,
+        JudgeCaller,
+        JudgeSpec,
+        JudgmentRecord,
+        judge_messages,
+    )
+    from engine.judge.parse import Judgement, JudgeParseError, parse_judgement
+    from engine.judge.prompts import APPROACHES, build_judge_prompt, transcript
+    from engine.judge.scales import FIVE_POINT, NINE_POINT, JudgeClass, Scale, scale_for
+
+_HOMES = {
+    "judge_agreement": "agreement",
+    "krippendorff_alpha": "agreement",
+    "BACKUP_JUDGE": "consensus",
+    "DEFAULT_JUDGES": "consensus",
+    "ConsensusJudge": "consensus",
+    "JudgeCaller": "consensus",
+    "JudgeSpec": "consensus",
+    "JudgmentRecord": "consensus",
+    "judge_messages": "consensus",
+    "Judgement": "parse",
+    "JudgeParseError": "parse",
+    "parse_judgement": "parse",
+    "APPROACHES": "prompts",
+    "build_judge_prompt": "prompts",
+    "transcript": "prompts",
+    "FIVE_POINT": "scales",
+    "NINE_POINT": "scales",
+    "JudgeClass": "scales",
+    "Scale": "scales",
+    "scale_for": "scales",
+}
 
 __all__ = [
     "APPROACHES",
@@ -36,3 +70,6 @@ __all__ = [
     "scale_for",
     "transcript",
 ]
+
+
+__getattr__ = lazy_names(__name__, _HOMES)

@@ -13,14 +13,6 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from engine.errors import ConfigError, ProviderError
 from engine.providers import wire
-from engine.providers.embeddings import (
-    EmbedRequest,
-    EmbedResponse,
-    LocalEmbedder,
-    build_embedding,
-    parse_embedding,
-    unsupported,
-)
 from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
 from engine.providers.failure import Failure, FailureKind, redact
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
@@ -37,6 +29,7 @@ if TYPE_CHECKING:
     import httpx
 
     from engine.providers.direct import DirectPost
+    from engine.providers.embeddings import EmbedRequest, EmbedResponse, LocalEmbedder
 
 __all__ = ["RETRY_AFTER_CAP_S", "ProviderCallError", "ProviderPool"]
 
@@ -401,6 +394,8 @@ class ProviderPool:
 
     def check_embedding(self, model_id: str) -> str | None:
         """Return None if `model_id` could embed texts, else why not (no network)."""
+        from engine.providers.embeddings import EmbedRequest, build_embedding, unsupported
+
         local = self._embedders.get(model_id.partition(":")[0].strip())
         if local is not None:
             return local.check(model_id)
@@ -427,6 +422,13 @@ class ProviderPool:
             ProviderCallError: The call still failed after its attempts.
             RuntimeError: The pool is closed.
         """
+        from engine.providers.embeddings import (
+            EmbedResponse,
+            build_embedding,
+            parse_embedding,
+            unsupported,
+        )
+
         if self._closed:
             raise RuntimeError("this ProviderPool is closed")
         local = self._embedders.get(request.model_id.partition(":")[0].strip())

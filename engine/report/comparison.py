@@ -19,7 +19,6 @@ from engine.records import Record, is_validation_error
 from engine.report.output import json_text, well_formed, write_json_atomic
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
-from engine.similarity.hybrid import per_model_hybrid
 from engine.similarity.tables import SimilarityTables
 
 __all__ = [
@@ -165,6 +164,8 @@ class Comparison(Record):
         }
         results: dict[str, Any] = {}
         if self.similarity is not None:
+            from engine.similarity.hybrid import per_model_hybrid
+
             results.update(self.similarity.to_weval())
             hybrid = per_model_hybrid(
                 self.models,

@@ -14,16 +14,18 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.errors import EngineError, StoreError
 from engine.evidence import ToolCall
 from engine.jsonfast import dumps_compact
-from engine.judge.consensus import JudgeSpec
 from engine.providers import ChatRequest, ChatResponse, ProviderPool
-from engine.providers.embeddings import EmbedRequest, EmbedResponse
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.store import CacheEntry, CallRow, RunWriter, Store
+
+if TYPE_CHECKING:
+    from engine.judge.consensus import JudgeSpec
+    from engine.providers.embeddings import EmbedRequest, EmbedResponse
 
 __all__ = [
     "CallEvent",
@@ -438,25 +440,26 @@ class Caller:
 
 
 def _result(response: ChatResponse | EmbedResponse) -> CallResult:
-    if isinstance(response, EmbedResponse):
+    # ChatResponse is tested for: a run without embeddings never imports EmbedResponse.
+    if isinstance(response, ChatResponse):
         return CallResult(
-            text="",
-            tool_calls=None,
+            text=response.text,
+            tool_calls=response.tool_calls,
             input_tokens=response.usage.input_tokens,
-            output_tokens=0,
+            output_tokens=response.usage.output_tokens,
             latency_ms=response.latency_ms,
             cost_usd=response.cost_usd,
             source="provider",
-            vector=response.vector,
         )
     return CallResult(
-        text=response.text,
-        tool_calls=response.tool_calls,
+        text="",
+        tool_calls=None,
         input_tokens=response.usage.input_tokens,
-        output_tokens=response.usage.output_tokens,
+        output_tokens=0,
         latency_ms=response.latency_ms,
         cost_usd=response.cost_usd,
         source="provider",
+        vector=response.vector,
     )
 
 

@@ -14,7 +14,6 @@ from typing import Any
 from engine.blueprint.models import Point, Prompt
 from engine.errors import EngineError
 from engine.evidence import Evidence
-from engine.judge.consensus import judge_messages
 from engine.judge.keypoints import parse_key_points, with_key_points
 from engine.providers import PriceTable, estimate_tokens
 from engine.run.calls import call_key, judge_request
@@ -209,6 +208,8 @@ def _judge_work(
     transcript_tokens = sum(estimate_tokens(str(m.get("content") or "")) for m in history)
     keys: dict[tuple[int, int], str] = {}
     if known and with_keys:
+        from engine.judge.consensus import judge_messages
+
         evidence = Evidence(
             prompt_id=cell.prompt.id,
             model_id=cell.model_id,

@@ -15,20 +15,18 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Prompt
 from engine.checks import CheckEnv
 from engine.errors import EngineError, StoreError
-from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
-from engine.judge.keypoints import KeyPoints, with_key_points
+from engine.judge.keypoints import with_key_points
 from engine.offline import score_cell
 from engine.providers import ChatRequest, ProviderPool
 from engine.run.assemble import comparison_from_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
-from engine.run.embedding import embed_answers
 from engine.run.keypoints import EXTRACT_KIND, extract_all, known_calls_delta
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
@@ -36,6 +34,10 @@ from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_po
 from engine.scoring.summary import CellOutcome, summarize_outcomes
 from engine.settings import Settings, load_settings
 from engine.store import JudgmentRow, RunTotals, RunWriter, Store
+
+if TYPE_CHECKING:
+    from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
+    from engine.judge.keypoints import KeyPoints
 
 __all__ = ["execute_run"]
 
@@ -74,17 +76,17 @@ class _Runner:
         self.progress = Progress(total_calls=plan.total_calls, total_cells=len(plan.cells))
         for cell in plan.cells:
             self.progress.per_model.setdefault(cell.model_id, [0, 0])[1] += 1
-        self.judge = (
-            ConsensusJudge(
+        self.judge: ConsensusJudge | None = None
+        if plan.judges:
+            from engine.judge.consensus import ConsensusJudge
+
+            self.judge = ConsensusJudge(
                 plan.judges,
                 self._judge_call,
                 custom=plan.custom_judges,
                 on_record=self._record_judgment,
                 propagate=(RunStopped, StoreError),
             )
-            if plan.judges
-            else None
-        )
         self.budget_hit = False
         self.local_errors: list[str] = []
         self.key_points: dict[str, KeyPoints] = {}
@@ -351,6 +353,8 @@ class _Runner:
         rows = await asyncio.to_thread(self.store.cells, self.run_id)
         if len(rows) < len(self.plan.cells):
             return
+        from engine.run.embedding import embed_answers
+
         comparison = comparison_from_rows(self.blueprint, rows)
         self.embedding_left = True
         try:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.judge.keypoints import KeyPoints
 from engine.providers.types import DEFAULT_CONCURRENCY
-from engine.report.comparison import Comparison
-from engine.scoring.summary import ModelSummary
-from engine.store.rows import RunStatus
+
+if TYPE_CHECKING:
+    from engine.judge.keypoints import KeyPoints
+    from engine.report.comparison import Comparison
+    from engine.scoring.summary import ModelSummary
+    from engine.store.rows import RunStatus
 
 __all__ = ["Progress", "RunOptions", "RunOutcome"]
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.blueprint.models import Blueprint, Prompt
-from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
 from engine.judge.keypoints import extraction_models, key_point_prompts
 from engine.modelids import PROVIDERS, effective_model_id, split_model_id
 from engine.providers import ChatMessage, ChatRequest
@@ -23,6 +22,7 @@ from engine.run.modelchoice import ModelChoice, choose_models, resolve_models
 from engine.similarity.tables import embedding_model, uses_embeddings
 
 if TYPE_CHECKING:
+    from engine.judge.consensus import JudgeSpec
     from engine.run.recorded import Recorded
 
 __all__ = [
@@ -233,6 +233,8 @@ def judges_for(
     blueprint: Blueprint, override: Sequence[str] | None
 ) -> tuple[list[JudgeSpec], bool]:
     """Return the judges (and whether they are custom): `--judges`, the blueprint's, or Weval's defaults."""
+    from engine.judge.consensus import DEFAULT_JUDGES, JudgeSpec
+
     if override:
         return [JudgeSpec(m.strip(), "standard") for m in override if m.strip()], True
     coverage = blueprint.evaluation_config.get("llm-coverage")

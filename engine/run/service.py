@@ -19,7 +19,6 @@ from engine.run.execute import execute_run
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import RunPlan, plan_run
 from engine.run.prepared import PreparedRun, provider_pool, readiness_problems, record_run
-from engine.run.rescore import resume_rescore
 from engine.settings import Settings, home_dir, load_settings
 from engine.store import Store
 
@@ -133,6 +132,8 @@ def prepare_resume(
         saved, concurrency=concurrency, max_cost_usd=max_cost_usd, out_dir=out_dir
     )
     if saved.get("rescored_from"):  # a re-score resumes as one: it never generates
+        from engine.run.rescore import resume_rescore
+
         return resume_rescore(
             store,
             run_id,
