@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
+from engine import __version__  # not importlib.metadata: ~10 ms per run
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint
 from engine.errors import InputError
@@ -32,13 +33,6 @@ __all__ = [
 ]
 
 IDEAL_MODEL_ID = "IDEAL_BENCHMARK"
-
-
-def _engine_version() -> str:
-    # engine.__version__, not importlib.metadata: importing that costs each run ~10 ms
-    from engine import __version__
-
-    return __version__
 
 
 def safe_timestamp(moment: datetime | None = None) -> str:
@@ -184,7 +178,7 @@ class Comparison(Record):
         if self.extracted_key_points:
             out["extractedKeyPoints"] = self.extracted_key_points
         studio: dict[str, Any] = {
-            "engineVersion": _engine_version(),
+            "engineVersion": __version__,
             "perModelSummary": {
                 m: s.model_dump(exclude={"model_id"}) for m, s in summaries.items()
             },
