@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import collections
+import contextvars
 import email.utils
+import heapq
+import itertools
 import math
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-__all__ = ["INCREASE_AFTER", "START_LIMITS", "AdaptiveLimit", "parse_retry_after"]
+__all__ = [
+    "INCREASE_AFTER",
+    "START_LIMITS",
+    "AdaptiveLimit",
+    "call_order",
+    "current_call_order",
+    "parse_retry_after",
+    "reset_call_order",
+]
 
 START_LIMITS: dict[str, int] = {"openrouter": 25}
 """Starting limits by provider; others start at `DEFAULT_START` (all capped by the global limit)."""
@@ -18,6 +28,31 @@ INCREASE_AFTER = 10
 """Consecutive successes that add one to a limit (after the first 429)."""
 DECREASE_COOLDOWN_S = 1.0
 """A burst of 429s within this time halves a limit once, not once per answer."""
+
+_ORDER: contextvars.ContextVar[int] = contextvars.ContextVar("blueprint_call_order", default=0)
+
+
+def call_order(order: int) -> contextvars.Token[int]:
+    """Mark the calls made from this task (and the tasks it starts) as calls of rank `order`.
+
+    A full limit gives its next free slot to the waiting call of the lowest rank (a queue
+    worker ranks the parts it holds by age, oldest first); among calls of one rank it is first
+    come, first served. Calls never marked have rank 0.
+
+    Returns:
+        The token that `reset_call_order` takes to undo it.
+    """
+    return _ORDER.set(order)
+
+
+def reset_call_order(token: contextvars.Token[int]) -> None:
+    """Undo `call_order`."""
+    _ORDER.reset(token)
+
+
+def current_call_order() -> int:
+    """The rank `call_order` gave the calls of this task (0 if none)."""
+    return _ORDER.get()
 
 
 def parse_retry_after(value: str | None, now: Callable[[], datetime] | None = None) -> float | None:
@@ -71,22 +106,24 @@ class AdaptiveLimit:
         self._clock = clock
         self._streak = 0
         self._last_decrease = -math.inf
-        self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrival = itertools.count()
 
     async def acquire(self) -> None:
-        """Wait for a free slot (first come, first served)."""
+        """Wait for a free slot: lowest `call_order` rank first, then first come, first served."""
         if self.in_flight < self.limit and not self._waiters:
             self._take()
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append(future)
+        heapq.heappush(self._waiters, (_ORDER.get(), next(self._arrival), future))
         try:
             await future
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():
                 self.release()  # the slot was granted just before the cancellation
             else:
-                self._waiters.remove(future)
+                self._waiters = [w for w in self._waiters if w[2] is not future]
+                heapq.heapify(self._waiters)
             raise
 
     def release(self) -> None:
@@ -100,7 +137,7 @@ class AdaptiveLimit:
 
     def _wake(self) -> None:
         while self._waiters and self.in_flight < self.limit:
-            future = self._waiters.popleft()
+            future = heapq.heappop(self._waiters)[2]
             if not future.done():
                 self._take()
                 future.set_result(None)

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
@@ -143,6 +143,10 @@ class ProviderPool:
             limit shared with other processes asks (team mode's per-provider rate).
         embedders: Embedding models computed in this process, by provider prefix (default:
             `local:` models from `engine.providers.local_embed`).
+        limits: Each provider's adaptive limit by provider prefix, shared with other pools of
+            this event loop (a worker's runs: a provider that answered 429 to one run is not
+            called at full speed by the next, and a run does not start slow again where the
+            one before it had grown the limit); default: this pool's own.
     """
 
     def __init__(
@@ -163,6 +167,7 @@ class ProviderPool:
         gate: asyncio.Semaphore | None = None,
         throttle: Callable[[str], Awaitable[None]] | None = None,
         embedders: Mapping[str, LocalEmbedder] | None = None,
+        limits: MutableMapping[str, AdaptiveLimit] | None = None,
     ) -> None:
         if global_limit < 1 or max_attempts < 1:
             raise ValueError("global_limit and max_attempts must be at least 1")
@@ -187,6 +192,7 @@ class ProviderPool:
         self._local = dict(local or {})
         self._custom = dict(custom or {})
         self._embedders = dict(embedders) if embedders is not None else _default_embedders()
+        self._limits: MutableMapping[str, AdaptiveLimit] = limits if limits is not None else {}
 
     def __repr__(self) -> str:
         return (
@@ -265,8 +271,11 @@ class ProviderPool:
     def _provider(self, name: str) -> _Provider:
         state = self._providers.get(name)
         if state is None:
-            start = START_LIMITS.get(name, DEFAULT_START)
-            limit = AdaptiveLimit(start, cap=self.global_limit, clock=self._clock)
+            limit = self._limits.get(name)
+            if limit is None:
+                start = START_LIMITS.get(name, DEFAULT_START)
+                limit = AdaptiveLimit(start, cap=self.global_limit, clock=self._clock)
+                self._limits[name] = limit
             state = self._providers[name] = _Provider(name, limit)
         return state
 

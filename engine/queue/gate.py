@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import heapq
 import itertools
 from typing import Literal
 
-__all__ = ["PartGate", "part_order", "reset_part_order"]
+from engine.providers.limits import current_call_order
 
-_ORDER: contextvars.ContextVar[int] = contextvars.ContextVar("blueprint_part_order", default=0)
-
-
-def part_order(order: int) -> contextvars.Token[int]:
-    """Mark the calls made from this task (and the tasks it starts) as those of part `order`.
-
-    Returns:
-        The token that `reset_part_order` takes to undo it.
-    """
-    return _ORDER.set(order)
-
-
-def reset_part_order(token: contextvars.Token[int]) -> None:
-    """Undo `part_order`."""
-    _ORDER.reset(token)
+__all__ = ["PartGate"]
 
 
 class PartGate(asyncio.Semaphore):
@@ -34,8 +19,9 @@ class PartGate(asyncio.Semaphore):
     call, so they all end together and the worker's next parts start up while nothing is in
     flight. Served oldest part first, a worker's parts end one after another: the next part
     fills the slots the ending one frees, and a part's start-up overlaps the calls of the others.
-    Among the calls of one part (and of a task outside any part, order 0) it is first come,
-    first served.
+    A part's rank is set with `engine.providers.limits.call_order` (the providers' own limits
+    serve by the same rank). Among the calls of one part (and of a task outside any part, rank
+    0) it is first come, first served.
     """
 
     def __init__(self, value: int) -> None:
@@ -54,7 +40,7 @@ class PartGate(asyncio.Semaphore):
             self._free -= 1
             return True
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (_ORDER.get(), next(self._arrival), future))
+        heapq.heappush(self._waiting, (current_call_order(), next(self._arrival), future))
         self._wake()
         try:
             await future

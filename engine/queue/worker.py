@@ -10,12 +10,13 @@ import threading
 from dataclasses import dataclass
 
 from engine.blueprint import parse_blueprint
-from engine.errors import ConfigError
+from engine.errors import BlueprintError, ConfigError, StoreError
 from engine.providers import PriceTable, ProviderPool, load_environ
 from engine.providers.collections import model_collections
 from engine.providers.custom import custom_endpoints
+from engine.providers.limits import AdaptiveLimit, call_order, reset_call_order
 from engine.queue.app import QUEUE, SWEEP_QUEUE, build_app
-from engine.queue.gate import PartGate, part_order, reset_part_order
+from engine.queue.gate import PartGate
 from engine.run.execute import execute_run
 from engine.run.local_models import local_models
 from engine.run.outcome import RunOptions
@@ -82,6 +83,9 @@ class _Held:
 class PartExecutor:
     """Runs parts in one worker process: one gate on calls in flight over all of them.
 
+    The runs' pools share the gate and each provider's adaptive limit: a run that starts
+    where another ends calls at the speed the provider allowed the one before it.
+
     Args:
         store: The team store.
         book: The queue's bookkeeping in the same database.
@@ -97,12 +101,17 @@ class PartExecutor:
         self.concurrency = concurrency
         self.rates = rates
         self.gate = PartGate(concurrency)
+        self.limits: dict[str, AdaptiveLimit] = {}
+        """Each provider's adaptive limit, one for all the runs this worker executes."""
         self.settings: Settings = load_settings()
         self._plans: dict[str, _Loaded] = {}
         self._loading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self._held: dict[str, _Held] = {}
         self._order = itertools.count(1)
+        self._ahead: asyncio.Task[None] | None = None
+        self.writer = store.writer()
+        """The writer of every part this worker executes (closed by `close`)."""
 
     async def _throttle(self, provider: str) -> None:
         if provider in self.rates:
@@ -118,6 +127,7 @@ class PartExecutor:
             custom=custom_endpoints(plan.custom, load_environ(), self.settings),
             gate=self.gate,
             throttle=self._throttle if self.rates else None,
+            limits=self.limits,
         )
 
     def _load(self, run_id: str) -> _Loaded | None:
@@ -130,6 +140,26 @@ class PartExecutor:
         with run_lock:  # the parts of one run arrive together: parse its blueprint once
             loaded = self._plans.get(run_id) or self._parse(run_id, run)
         return dataclasses.replace(loaded, running=run.status == "running")
+
+    def _read_ahead(self) -> None:
+        """Load the plan of the oldest run waiting in the queue that this worker has not loaded.
+
+        Called as a part starts: when the worker picks up that run's first part later, its
+        blueprint is already parsed, and its calls start while the parts before it still run
+        instead of after them. A failure is left for the part itself to meet and report.
+        """
+        try:
+            waiting = self.book.waiting_runs(QUEUE)
+            with self._lock:
+                new = [r for r in waiting if r not in self._loading]
+            if new:
+                self._load(new[0])
+        except (BlueprintError, ConfigError, StoreError) as exc:
+            logger.debug("reading ahead: %s", exc)
+
+    def _look_ahead(self) -> None:
+        if self._ahead is None or self._ahead.done():
+            self._ahead = asyncio.create_task(asyncio.to_thread(self._read_ahead))
 
     def _start(self, run_id: str, part: int) -> tuple[_Loaded, tuple[int, int]] | None:
         """The run's plan and the part's prompts (first, end); None when there is nothing to do."""
@@ -188,12 +218,13 @@ class PartExecutor:
 
     async def run_part(self, run_id: str, part: int) -> None:
         """Execute one part; the part that finds every other done ends the run."""
-        token = part_order(next(self._order))  # the gate serves older parts first
+        token = call_order(next(self._order))  # the limits serve older parts first
         try:
             started = await asyncio.to_thread(self._start, run_id, part)
             if started is None:
                 return  # the run is over (or gone): nothing to do
             loaded, span = started
+            self._look_ahead()
             held = self._hold(run_id, loaded.plan)
             try:
                 await execute_part(
@@ -204,6 +235,7 @@ class PartExecutor:
                     loaded.options,
                     settings=self.settings,
                     stop=held.stop,
+                    writer=self.writer,
                     running=loaded.running,
                 )
             finally:
@@ -212,7 +244,11 @@ class PartExecutor:
             if await asyncio.to_thread(self.book.finish_shard, run_id, part):
                 await self._finish(run_id, loaded)
         finally:
-            reset_part_order(token)
+            reset_call_order(token)
+
+    def close(self) -> None:
+        """Close the worker's writer once its writes are committed."""
+        self.writer.close()
 
     async def _finish(self, run_id: str, loaded: _Loaded) -> None:
         """Score and close the run: every cell is recorded unless it was stopped."""
@@ -253,13 +289,16 @@ async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | 
         book.set_rate(provider, rate.per_second, rate.burst)
     executor = PartExecutor(open_store(url), book, concurrency, rates)
     app = build_app(url, executor.run_part)
-    async with app.open_async():
-        await app.run_worker_async(
-            queues=[QUEUE, SWEEP_QUEUE],
-            concurrency=jobs_for(concurrency),
-            name=name or "worker",
-            delete_jobs="successful",
-        )
+    try:
+        async with app.open_async():
+            await app.run_worker_async(
+                queues=[QUEUE, SWEEP_QUEUE],
+                concurrency=jobs_for(concurrency),
+                name=name or "worker",
+                delete_jobs="successful",
+            )
+    finally:
+        await asyncio.to_thread(executor.close)
 
 
 def run_worker(

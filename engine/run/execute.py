@@ -53,6 +53,7 @@ class _Runner:
         stop: threading.Event,
         on_progress: Callable[[Progress], None] | None,
         settings: Settings,
+        writer: RunWriter | None = None,
     ) -> None:
         self.run_id = run_id
         self.plan = plan
@@ -61,7 +62,7 @@ class _Runner:
         self.options = options
         self.stop = stop
         self.on_progress = on_progress
-        self.writer: RunWriter = store.writer()
+        self.writer: RunWriter = writer if writer is not None else store.writer()
         self.caller = Caller(
             pool=pool,
             store=store,

@@ -20,7 +20,7 @@ from engine.run.execute import _Runner
 from engine.run.outcome import RunOptions
 from engine.run.plan import RunPlan
 from engine.settings import Settings
-from engine.store import Store
+from engine.store import RunWriter, Store
 
 __all__ = ["BEAT_S", "beat", "execute_part", "heartbeat", "part_of", "prompt_ranges"]
 
@@ -107,14 +107,11 @@ def _begun(
     stop: threading.Event,
     settings: Settings,
     running: bool,
+    writer: RunWriter,
 ) -> tuple[_PartRunner, set[tuple[str, str]] | None]:
-    """Make a part's runner and `begin` it (off the event loop: it reads the store, connects)."""
-    runner = _PartRunner(run_id, part, store, pool, options, stop, None, settings)
-    try:
-        return runner, runner.begin(running)
-    except BaseException:
-        runner.writer.close()
-        raise
+    """Make a part's runner and `begin` it (off the event loop: it reads the store)."""
+    runner = _PartRunner(run_id, part, store, pool, options, stop, None, settings, writer)
+    return runner, runner.begin(running)
 
 
 async def execute_part(
@@ -126,12 +123,16 @@ async def execute_part(
     *,
     settings: Settings,
     stop: threading.Event,
+    writer: RunWriter,
     running: bool = False,
 ) -> None:
     """Run the cells of `part` not yet recorded; the run's status is left to its last part.
 
     The caller keeps `heartbeat` going for the run meanwhile, with the same `stop`: it is set
-    when the run's stop flag is up (the part then makes no further call). `running` says the
+    when the run's stop flag is up (the part then makes no further call). `writer` is the
+    worker's, shared by the parts it executes (bigger batches, one connection); the part
+    waits for each of its writes to be committed, so nothing of it is left in the writer's
+    queue when it returns. `running` says the
     run is known to be marked running already (by an earlier part).
     A budget (`max_cost_usd`) is not enforced per part: it was checked against the estimate
     when the run was queued.
@@ -141,13 +142,22 @@ async def execute_part(
     """
     options = dataclasses.replace(options, max_cost_usd=None, out_dir=None)
     runner, done = await asyncio.to_thread(
-        _begun, run_id, part, store, pool, options, stop=stop, settings=settings, running=running
+        _begun,
+        run_id,
+        part,
+        store,
+        pool,
+        options,
+        stop=stop,
+        settings=settings,
+        running=running,
+        writer=writer,
     )
     try:
         if done is not None:
             await runner.run_cells(done)
-    finally:
-        await asyncio.to_thread(runner.writer.close)  # its thread and connection end here
+    finally:  # judgments are written without waiting: the part ends when they are committed
+        await writer.committed(writer.flushed())
     if runner.local_errors:
         errors = runner.local_errors
         raise StoreError(f"{len(errors)} result(s) could not be saved: {errors[0]}")

@@ -57,6 +57,10 @@ class RunWriter(Protocol):
         """Mark a running run alive and store its counters so far."""
         ...
 
+    def flushed(self) -> Future[None]:
+        """A write of nothing that resolves once every write queued before it is committed."""
+        ...
+
     async def committed(self, future: Future[None]) -> None:
         """Wait in the running event loop for `future`, a write of this writer, to resolve.
 

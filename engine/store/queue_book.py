@@ -71,6 +71,19 @@ class QueueBook:
         )
         return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
+    def waiting_runs(self, queue: str, limit: int = 2) -> list[str]:
+        """The runs with parts still waiting in procrastinate's `queue`, oldest first.
+
+        A worker reads their plans ahead (see `PartExecutor`), so the first part of the next
+        run it picks up starts calling at once.
+        """
+        rows = self._run(
+            "SELECT args->>'run_id' FROM procrastinate_jobs WHERE queue_name=%s "
+            "AND status='todo' GROUP BY args->>'run_id' ORDER BY MIN(id) LIMIT %s",
+            (queue, limit),
+        )
+        return [str(row[0]) for row in rows if row[0] is not None]
+
     def shard_counts(self, run_id: str) -> tuple[int, int]:
         """(shards done, shards in all) of a run."""
         rows = self._run(

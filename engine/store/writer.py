@@ -335,6 +335,14 @@ class BatchWriter(ABC, Generic[C]):
         """Mark a running run alive and store its counters so far."""
         return self._submit([(_HEARTBEAT, (now(), *totals_values(totals), run_id))])
 
+    def flushed(self) -> Future[None]:
+        """A write of nothing that resolves once every write queued before it is committed.
+
+        Batches are applied in the order they were queued, so its future resolves after those
+        of all the earlier writes (a write that failed has its exception set by then).
+        """
+        return self._submit([])
+
     def close(self) -> None:
         """Commit what is queued and stop the thread."""
         self._queue.put(None)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engine.providers import AdaptiveLimit, ProviderCallError, ProviderPool, parse_retry_after
+from engine.providers.limits import call_order, reset_call_order
 from tests.fakes.llm_server import FakeLLM
 from tests.providers.helpers import FAST, FakeTime, ask, with_pool
 
@@ -77,6 +78,39 @@ def test_waiters_are_served_in_order_and_a_cancelled_waiter_leaves_no_hole() -> 
     assert asyncio.run(main()) == ["a", "c"]
 
 
+def test_a_freed_slot_goes_to_the_lowest_call_order_then_first_come() -> None:
+    """A worker's parts share one run's provider limit: the oldest part's calls go first."""
+
+    async def main() -> list[str]:
+        limit = AdaptiveLimit(1, cap=1, clock=FakeTime().clock)
+        served: list[str] = []
+        await limit.acquire()
+
+        async def take(rank: int, name: str) -> None:
+            token = call_order(rank)
+            try:
+                await limit.acquire()
+                served.append(name)
+                await asyncio.sleep(0)
+                limit.release()
+            finally:
+                reset_call_order(token)
+
+        tasks = []
+        for rank, name in [(3, "young"), (1, "old-a"), (0, "unranked"), (1, "old-b")]:
+            tasks.append(asyncio.create_task(take(rank, name)))
+            await asyncio.sleep(0)
+        tasks.append(asyncio.create_task(take(3, "young-cancelled")))
+        await asyncio.sleep(0)
+        tasks[-1].cancel()
+        limit.release()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert limit.in_flight == 0
+        return served
+
+    assert asyncio.run(main()) == ["unranked", "old-a", "old-b", "young"]
+
+
 def test_retry_after_parsing() -> None:
     now = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
     assert parse_retry_after("7") == 7.0
@@ -103,6 +137,24 @@ def test_pool_limit_halves_on_429_and_grows_back(fake_llm: FakeLLM) -> None:
 
     # the retried call is the first success after the 429; 9 more make ten
     assert with_pool(fake_llm.env(), body, **FAST) == [8, 9, 10]
+
+
+def test_pools_that_share_limits_share_each_providers_limit(fake_llm: FakeLLM) -> None:
+    """A worker's runs: the next run starts where the last one left the provider's limit."""
+    fake_llm.fail_next(1, "429", retry_after="0")
+    limits: dict[str, AdaptiveLimit] = {}
+
+    async def first(pool: ProviderPool) -> int:
+        await pool.chat(ask("openai:gpt-4.1-mini"))  # a 429, then the retry succeeds
+        return pool.stats()["openai"].limit
+
+    async def second(pool: ProviderPool) -> tuple[int, int]:
+        await pool.chat(ask("openai:gpt-4.1-mini"))
+        return pool.stats()["openai"].limit, pool.stats()["openai"].calls
+
+    assert with_pool(fake_llm.env(), first, limits=limits, **FAST) == 8
+    assert with_pool(fake_llm.env(), second, limits=limits, **FAST) == (8, 1)  # own counts
+    assert with_pool(fake_llm.env(), second, **FAST) == (17, 1)  # its own limit: 16, slow start
 
 
 def test_server_never_sees_more_than_the_global_limit(fake_llm: FakeLLM) -> None:

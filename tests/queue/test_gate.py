@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.queue.gate import PartGate, part_order, reset_part_order
+from engine.providers.limits import call_order, reset_call_order
+from engine.queue.gate import PartGate
 
 
 async def _call(gate: PartGate, part: int, name: str, served: list[str]) -> None:
-    token = part_order(part)
+    token = call_order(part)
     try:
         await gate.acquire()
         served.append(name)
         await asyncio.sleep(0)
         gate.release()
     finally:
-        reset_part_order(token)
+        reset_call_order(token)
 
 
 def test_a_freed_slot_goes_to_the_oldest_part_then_first_come_within_a_part():
@@ -42,11 +43,11 @@ def test_the_tasks_a_part_starts_wait_as_calls_of_that_part():
         served: list[str] = []
 
         async def part(order: int, name: str) -> None:
-            token = part_order(order)
+            token = call_order(order)
             try:  # the calls of a part run in tasks it starts: they inherit its order
                 await asyncio.gather(_call_in_part(name))
             finally:
-                reset_part_order(token)
+                reset_call_order(token)
 
         async def _call_in_part(name: str) -> None:
             await gate.acquire()

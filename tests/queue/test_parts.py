@@ -6,11 +6,17 @@ import threading
 import time
 
 import click
+import psycopg
 import pytest
 
 from engine.blueprint import parse_blueprint
 from engine.cli.worker_cmd import parse_rate
+from engine.queue.app import QUEUE
+from engine.queue.enqueue import enqueue_run
+from engine.queue.worker import PartExecutor
+from engine.run import RunOptions
 from engine.run.plan import plan_run
+from engine.run.service import prepare_run
 from engine.run.shard import part_of, prompt_ranges
 from engine.store import open_store
 from engine.store.queue_book import QueueBook
@@ -116,3 +122,36 @@ def test_the_studio_says_a_planned_run_waits_for_a_worker_in_team_mode(monkeypat
     monkeypatch.setenv("BLUEPRINT_DATABASE_URL", "postgresql://u@127.0.0.1:5432/team")
     assert runs.status_word("planned") == "queued (waiting for a worker)"
     assert runs.status_word("running") == "running"
+
+
+def test_a_worker_reads_ahead_the_plan_of_the_oldest_run_waiting_that_it_has_not_loaded(
+    queue_db, monkeypatch
+):
+    """Its first part then starts calling at once: the blueprint was parsed meanwhile."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # the runs are planned, never called
+    store = open_store(queue_db)
+    runs = []
+    for i in range(3):
+        prepared = prepare_run(
+            store, blueprint(4 + i), source=f"r{i}.yml", options=RunOptions(out_dir=None)
+        )
+        assert prepared.run_id is not None, prepared.problems
+        enqueue_run(queue_db, prepared.run_id, prepared.plan, part_calls=2)
+        runs.append(prepared.run_id)
+    book = QueueBook(queue_db)
+    assert book.waiting_runs(QUEUE, limit=5) == runs  # oldest first, once each
+    with psycopg.connect(queue_db, autocommit=True) as conn:  # a worker took the first run's parts
+        conn.execute(
+            "UPDATE procrastinate_jobs SET status='doing' WHERE args->>'run_id'=%s", (runs[0],)
+        )
+    assert book.waiting_runs(QUEUE, limit=5) == runs[1:]
+    assert book.waiting_runs("another-queue") == []
+    executor = PartExecutor(store, book, concurrency=4, rates={})
+    try:
+        executor._read_ahead()
+        assert list(executor._plans) == [runs[1]]
+        assert len(executor._plans[runs[1]].plan.cells) == 5 * 2
+        executor._read_ahead()  # the next one, not the same again
+        assert list(executor._plans) == runs[1:]
+    finally:
+        executor.close()

@@ -146,6 +146,23 @@ def test_an_event_loop_waits_for_commits_batch_by_batch(store):
     assert len(store.cache_lookup(keys)) == 300
 
 
+def test_flushed_resolves_after_every_earlier_write_even_a_failed_one(store):
+    """A queue worker's parts share one writer: a part ends once its writes are committed."""
+    writer = store.writer()
+    keys = [f"f{i}" for i in range(150)]
+
+    async def main() -> None:
+        for k in keys:  # written without waiting, as judgments are
+            writer.record_call(None, CacheEntry(k, "generate", "m", "{}"))
+        bad = writer.record_cell(CellRow("nope", "p", "m", "m", "scored"))
+        await writer.committed(writer.flushed())
+        assert len(store.cache_lookup(keys)) == 150
+        assert bad.done() and isinstance(bad.exception(), StoreError)
+
+    asyncio.run(main())
+    writer.close()
+
+
 def test_drafts(store):
     store.save_draft("d1", "a: 1\n", "first")
     store.save_draft("d1", "a: 2\n", "first")
