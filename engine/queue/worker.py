@@ -25,7 +25,7 @@ from engine.run.rescore import resume_rescore
 from engine.run.service import saved_options
 from engine.run.shard import execute_part, heartbeat, part_of
 from engine.settings import Settings, load_settings
-from engine.store import RunRecord, Store, open_store
+from engine.store import RunRecord, RunWriter, Store, open_store
 from engine.store.queue_book import QueueBook
 from engine.store.queue_schema import ensure_queue_schema
 
@@ -235,7 +235,7 @@ class PartExecutor:
                     loaded.options,
                     settings=self.settings,
                     stop=held.stop,
-                    writer=self.writer,
+                    writer=await asyncio.to_thread(self._writer),
                     running=loaded.running,
                 )
             finally:
@@ -245,6 +245,20 @@ class PartExecutor:
                 await self._finish(run_id, loaded)
         finally:
             reset_call_order(token)
+
+    def _writer(self) -> RunWriter:
+        """The worker's writer; a new one when it could not connect (the database was down).
+
+        Parts that still hold the old one fail their writes and are run again by the queue.
+        """
+        writer = self.writer
+        if writer.usable:
+            return writer
+        with self._lock:
+            if self.writer is writer:
+                writer.close()
+                self.writer = self.store.writer()
+            return self.writer
 
     def close(self) -> None:
         """Close the worker's writer once its writes are committed."""

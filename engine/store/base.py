@@ -57,6 +57,11 @@ class RunWriter(Protocol):
         """Mark a running run alive and store its counters so far."""
         ...
 
+    @property
+    def usable(self) -> bool:
+        """False when the writer could not open its connection: every write fails, make another."""
+        ...
+
     def flushed(self) -> Future[None]:
         """A write of nothing that resolves once every write queued before it is committed."""
         ...

@@ -245,6 +245,8 @@ class BatchWriter(ABC, Generic[C]):
         # Futures awaited through `committed`, with the loop and the loop's future to settle.
         self._waiters: dict[Future[None], _Waiter] = {}
         self._waiters_lock = threading.Lock()
+        self._open_error: StoreError | None = None
+        self._opened = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="store-writer", daemon=True)
         self._thread.start()
 
@@ -360,14 +362,26 @@ class BatchWriter(ABC, Generic[C]):
             items.append(nxt)
         return False
 
+    @property
+    def usable(self) -> bool:
+        """False when the writer could not open its connection: every write fails, make another.
+
+        Waits for the writer's first attempt to connect.
+        """
+        self._opened.wait()
+        return self._open_error is None
+
     def _loop(self) -> None:
         try:
             conn = self._open()
         except StoreError as error:
+            self._open_error = error
+            self._opened.set()
             while (item := self._queue.get()) is not None:
                 claim(item)[1].set_exception(error)
                 self._wake([item[1]])
             return
+        self._opened.set()
         try:
             stop = False
             while not stop:

@@ -11,6 +11,7 @@ import pytest
 
 from engine.blueprint import parse_blueprint
 from engine.cli.worker_cmd import parse_rate
+from engine.errors import StoreError
 from engine.queue.app import QUEUE
 from engine.queue.enqueue import enqueue_run
 from engine.queue.worker import PartExecutor
@@ -18,7 +19,8 @@ from engine.run import RunOptions
 from engine.run.plan import plan_run
 from engine.run.service import prepare_run
 from engine.run.shard import part_of, prompt_ranges
-from engine.store import open_store
+from engine.store import CacheEntry, open_store
+from engine.store.postgres import PostgresWriter
 from engine.store.queue_book import QueueBook
 from tests.queue.conftest import blueprint
 
@@ -153,5 +155,24 @@ def test_a_worker_reads_ahead_the_plan_of_the_oldest_run_waiting_that_it_has_not
         assert len(executor._plans[runs[1]].plan.cells) == 5 * 2
         executor._read_ahead()  # the next one, not the same again
         assert list(executor._plans) == runs[1:]
+    finally:
+        executor.close()
+
+
+def test_a_worker_whose_writer_could_not_connect_makes_a_new_one_for_its_next_part(queue_db):
+    """One writer serves all of a worker's parts: a database down at that moment is not for good."""
+    store = open_store(queue_db)
+    executor = PartExecutor(store, QueueBook(queue_db), concurrency=4, rates={})
+    try:
+        assert executor._writer() is executor.writer  # connected: kept
+        executor.writer.close()
+        executor.writer = PostgresWriter("postgresql://postgres@127.0.0.1:1/gone")  # refused
+        with pytest.raises(StoreError, match="cannot reach the database"):
+            executor.writer.flushed().result(timeout=30)
+        assert not executor.writer.usable
+        writer = executor._writer()
+        assert writer.usable and writer is executor.writer
+        writer.record_call(None, CacheEntry("k-after", "generate", "m", "{}")).result(timeout=30)
+        assert list(store.cache_lookup(["k-after"])) == ["k-after"]
     finally:
         executor.close()
