@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 
 from engine.blueprint import parse_blueprint
-from engine.errors import BlueprintError, ConfigError, StoreError
+from engine.errors import ConfigError
 from engine.providers import PriceTable, ProviderPool, load_environ
 from engine.providers.collections import model_collections
 from engine.providers.custom import custom_endpoints
@@ -154,7 +154,7 @@ class PartExecutor:
                 new = [r for r in waiting if r not in self._loading]
             if new:
                 self._load(new[0])
-        except (BlueprintError, ConfigError, StoreError) as exc:
+        except Exception as exc:  # only a head start: the part itself meets and reports it
             logger.debug("reading ahead: %s", exc)
 
     def _look_ahead(self) -> None:

@@ -129,11 +129,10 @@ async def execute_part(
     """Run the cells of `part` not yet recorded; the run's status is left to its last part.
 
     The caller keeps `heartbeat` going for the run meanwhile, with the same `stop`: it is set
-    when the run's stop flag is up (the part then makes no further call). `writer` is the
-    worker's, shared by the parts it executes (bigger batches, one connection); the part
-    waits for each of its writes to be committed, so nothing of it is left in the writer's
-    queue when it returns. `running` says the
-    run is known to be marked running already (by an earlier part).
+    when the run's stop flag is up (the part then makes no further call). `running` says the
+    run is known to be marked running already (by an earlier part). `writer` is the worker's,
+    shared by the parts it executes (bigger batches, one connection); the part returns once
+    all its writes are committed, so a part that ends its run leaves nothing unwritten.
     A budget (`max_cost_usd`) is not enforced per part: it was checked against the estimate
     when the run was queued.
 

@@ -381,6 +381,10 @@ class BatchWriter(ABC, Generic[C]):
                 claim(item)[1].set_exception(error)
                 self._wake([item[1]])
             return
+        except BaseException as exc:  # a bug, not the database: the thread ends, say so
+            self._open_error = StoreError(f"The store writer could not start: {exc!r}")
+            self._opened.set()
+            raise
         self._opened.set()
         try:
             stop = False
