@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from engine.store import open_store
 from tests.studio.a11y import axe_source, serious_violations
 from tests.studio.browser import (
+    EDITOR_FRAME,
     Studio,
     ace,
     click_quiet,
@@ -102,14 +105,27 @@ def test_an_example_is_opened_with_the_keyboard_alone(studio: tuple[Studio, str]
     assert "title:" in frame.locator("#REACT_ACE_EDITOR").evaluate("el => el.env.editor.getValue()")
 
 
+def _second_line_becomes(page: Any, start: str, timeout_s: float = 10.0) -> None:
+    """Wait until the editor's second line starts with `start` (keys reach the frame later)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        line = str(ace(page).evaluate("el => el.env.editor.session.getLine(1)"))
+        if line.startswith(start):
+            return
+        assert time.monotonic() < deadline, f"the second line is {line!r}, not {start!r}..."
+        page.wait_for_timeout(50)
+
+
 def test_the_editor_is_no_keyboard_trap(studio: tuple[Studio, str], page: Any):
     """Tab indents inside the editor; Esc then Tab leaves it; Enter on it resumes typing."""
     server, _ = studio
     open_example(page, server.url, "Two good ways to answer")
     editor = ace(page)
+    text_input = page.frame_locator(EDITOR_FRAME).locator("textarea.ace_text-input")
     editor.evaluate("el => { el.env.editor.focus(); el.env.editor.gotoLine(2, 0); }")
+    expect(text_input).to_be_focused()
     page.keyboard.press("Tab")
-    assert editor.evaluate("el => el.env.editor.session.getLine(1)").startswith("  title:")
+    _second_line_becomes(page, "  title:")
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
     # focus has left the editor's frame for the next control of the page
@@ -119,7 +135,9 @@ def test_the_editor_is_no_keyboard_trap(studio: tuple[Studio, str], page: Any):
     # (the next control after the editor: a panel under it, or the Run link)
     assert active[0] in ("A", "BUTTON", "SUMMARY", "INPUT", "TEXTAREA"), active
     page.keyboard.press("Shift+Tab")  # back onto the editor (not into its text)
+    expect(text_input).not_to_be_focused()
     page.keyboard.press("Enter")  # and into its text again
+    expect(text_input).to_be_focused()  # (a loaded machine may take a moment to move it)
     page.keyboard.type("#")
-    assert editor.evaluate("el => el.env.editor.session.getLine(1)").startswith("  #title:")
+    _second_line_becomes(page, "  #title:")
     screenshot(page, "editor-keyboard")
