@@ -144,9 +144,11 @@ class PartExecutor:
     def _read_ahead(self) -> None:
         """Load the plan of the oldest run waiting in the queue that this worker has not loaded.
 
-        Called as a part starts: when the worker picks up that run's first part later, its
-        blueprint is already parsed, and its calls start while the parts before it still run
-        instead of after them. A failure is left for the part itself to meet and report.
+        Called once a part has begun (its calls start): when the worker picks up that run's
+        first part later, its blueprint is already parsed, and its calls start while the parts
+        before it still run instead of after them. Not earlier, where the parse would slow the
+        part's own start, nor as a part ends, where it slows the queue's hand-over of the next
+        part. A failure is left for the part itself to meet and report.
         """
         try:
             waiting = self.book.waiting_runs(QUEUE)
@@ -224,7 +226,6 @@ class PartExecutor:
             if started is None:
                 return  # the run is over (or gone): nothing to do
             loaded, span = started
-            self._look_ahead()
             held = self._hold(run_id, loaded.plan)
             try:
                 await execute_part(
@@ -237,6 +238,7 @@ class PartExecutor:
                     stop=held.stop,
                     writer=await asyncio.to_thread(self._writer),
                     running=loaded.running,
+                    begun=self._look_ahead,
                 )
             finally:
                 await self._let_go(run_id, held)

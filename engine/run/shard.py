@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import threading
+from collections.abc import Callable
 
 from engine.errors import StoreError
 from engine.providers import ProviderPool
@@ -125,6 +126,7 @@ async def execute_part(
     stop: threading.Event,
     writer: RunWriter,
     running: bool = False,
+    begun: Callable[[], None] | None = None,
 ) -> None:
     """Run the cells of `part` not yet recorded; the run's status is left to its last part.
 
@@ -133,6 +135,7 @@ async def execute_part(
     run is known to be marked running already (by an earlier part). `writer` is the worker's,
     shared by the parts it executes (bigger batches, one connection); the part returns once
     all its writes are committed, so a part that ends its run leaves nothing unwritten.
+    `begun` is called once the part has read what it needs and its calls are about to start.
     A budget (`max_cost_usd`) is not enforced per part: it was checked against the estimate
     when the run was queued.
 
@@ -152,6 +155,8 @@ async def execute_part(
         running=running,
         writer=writer,
     )
+    if begun is not None:
+        begun()
     try:
         if done is not None:
             await runner.run_cells(done)
