@@ -7,7 +7,7 @@ import datetime
 import ipaddress
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -15,11 +15,32 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from engine.providers import ChatRequest, ChatResponse, ProviderPool
+from engine.providers.limits import call_order, reset_call_order
 
 T = TypeVar("T")
 
 FAST: dict[str, Any] = {"backoff_base_s": 0.01, "backoff_cap_s": 0.05}
 """Pool arguments that make retries quick."""
+
+
+class Slots(Protocol):
+    """A limit on calls in flight: `AdaptiveLimit` or a worker's `PartGate`."""
+
+    async def acquire(self) -> Any: ...
+
+    def release(self) -> None: ...
+
+
+async def ranked_call(slots: Slots, rank: int, name: str, served: list[str]) -> None:
+    """Take a slot as a call of rank `rank` (`call_order`), note `name` as served, give it back."""
+    token = call_order(rank)
+    try:
+        await slots.acquire()
+        served.append(name)
+        await asyncio.sleep(0)
+        slots.release()
+    finally:
+        reset_call_order(token)
 
 
 def ask(model_id: str, text: str = "hello", **fields: Any) -> ChatRequest:

@@ -8,9 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from engine.providers import AdaptiveLimit, ProviderCallError, ProviderPool, parse_retry_after
-from engine.providers.limits import call_order, reset_call_order
 from tests.fakes.llm_server import FakeLLM
-from tests.providers.helpers import FAST, FakeTime, ask, with_pool
+from tests.providers.helpers import FAST, FakeTime, ask, ranked_call, with_pool
 
 
 def test_slow_start_grows_by_one_per_success_up_to_the_cap() -> None:
@@ -86,21 +85,11 @@ def test_a_freed_slot_goes_to_the_lowest_call_order_then_first_come() -> None:
         served: list[str] = []
         await limit.acquire()
 
-        async def take(rank: int, name: str) -> None:
-            token = call_order(rank)
-            try:
-                await limit.acquire()
-                served.append(name)
-                await asyncio.sleep(0)
-                limit.release()
-            finally:
-                reset_call_order(token)
-
         tasks = []
         for rank, name in [(3, "young"), (1, "old-a"), (0, "unranked"), (1, "old-b")]:
-            tasks.append(asyncio.create_task(take(rank, name)))
+            tasks.append(asyncio.create_task(ranked_call(limit, rank, name, served)))
             await asyncio.sleep(0)
-        tasks.append(asyncio.create_task(take(3, "young-cancelled")))
+        tasks.append(asyncio.create_task(ranked_call(limit, 3, "young-cancelled", served)))
         await asyncio.sleep(0)
         tasks[-1].cancel()
         limit.release()

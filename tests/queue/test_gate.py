@@ -6,17 +6,7 @@ import asyncio
 
 from engine.providers.limits import call_order, reset_call_order
 from engine.queue.gate import PartGate
-
-
-async def _call(gate: PartGate, part: int, name: str, served: list[str]) -> None:
-    token = call_order(part)
-    try:
-        await gate.acquire()
-        served.append(name)
-        await asyncio.sleep(0)
-        gate.release()
-    finally:
-        reset_call_order(token)
+from tests.providers.helpers import ranked_call
 
 
 def test_a_freed_slot_goes_to_the_oldest_part_then_first_come_within_a_part():
@@ -27,7 +17,7 @@ def test_a_freed_slot_goes_to_the_oldest_part_then_first_come_within_a_part():
         names = [(3, "young"), (1, "old-a"), (2, "middle"), (1, "old-b")]
         tasks = []
         for part, name in names:  # they queue up in this order
-            tasks.append(asyncio.create_task(_call(gate, part, name, served)))
+            tasks.append(asyncio.create_task(ranked_call(gate, part, name, served)))
             await asyncio.sleep(0)
         gate.release()
         await asyncio.gather(*tasks)
@@ -71,9 +61,9 @@ def test_cancelled_waiters_neither_keep_nor_lose_a_slot():
         await gate.acquire()
         await gate.acquire()
         served: list[str] = []
-        gone = asyncio.create_task(_call(gate, 1, "gone", served))
+        gone = asyncio.create_task(ranked_call(gate, 1, "gone", served))
         await asyncio.sleep(0)
-        late = asyncio.create_task(_call(gate, 2, "late", served))
+        late = asyncio.create_task(ranked_call(gate, 2, "late", served))
         await asyncio.sleep(0)
         gone.cancel()  # cancelled while waiting: the next waiter gets the slot
         await asyncio.gather(gone, return_exceptions=True)
@@ -81,7 +71,7 @@ def test_cancelled_waiters_neither_keep_nor_lose_a_slot():
         await late
         await gate.acquire()  # both slots are ours again
         # a slot granted to a waiter cancelled before it resumed comes back too
-        granted = asyncio.create_task(_call(gate, 1, "granted", served))
+        granted = asyncio.create_task(ranked_call(gate, 1, "granted", served))
         await asyncio.sleep(0)
         gate.release()  # hands the slot to `granted`...
         granted.cancel()  # ... which is cancelled before it runs
