@@ -135,17 +135,37 @@ def test_engine_has_no_import_cycle() -> None:
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-def test_compare_of_two_files_loads_no_blueprint_model_aggregation_or_pydantic() -> None:
-    # `blueprint compare a.json b.json` reads scores only: its start must stay light
+def _loaded_after(imports: str, prefixes: tuple[str, ...]) -> list[str]:
+    """The modules starting with one of `prefixes` loaded by `import <imports>` in a new process."""
+    import json
     import subprocess
     import sys
 
     probe = (
-        "import sys, engine.compare, engine.cli.compare_cmd; "
-        "print(sorted(m for m in sys.modules if m.startswith(('engine.blueprint', "
-        "'engine.scoring.aggregation', 'engine.assessment', 'pydantic'))))"
+        f"import json, sys, {imports}; "
+        f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({prefixes!r}))))"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
     )
-    assert out.stdout.strip() == "[]", out.stdout
+    return list(json.loads(out.stdout))
+
+
+def test_compare_of_two_files_loads_no_blueprint_model_aggregation_or_pydantic() -> None:
+    # `blueprint compare a.json b.json` reads scores only: its start must stay light
+    prefixes = ("engine.blueprint", "engine.scoring.aggregation", "engine.assessment", "pydantic")
+    assert _loaded_after("engine.compare, engine.cli.compare_cmd", prefixes) == []
+
+
+def test_a_run_starts_its_calls_without_the_scoring_and_report_modules() -> None:
+    # `blueprint run` imports these only once its first calls are out (engine.run.execute):
+    # on the way to the first call they would delay it (bench/run.py, cold)
+    imports = (
+        "engine.cli.run_cmd, engine.run.service, engine.run.prepared, engine.run.execute, "
+        "engine.store.sqlite"
+    )
+    prefixes = (
+        "engine.offline", "engine.run.assemble", "engine.scoring", "engine.report",
+        "engine.assessment",
+    )  # fmt: skip
+    assert _loaded_after(imports, prefixes) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.blueprint.models import Message
 from engine.checks.jsstring import is_js_blank
@@ -13,9 +13,11 @@ from engine.evidence import Evidence, ToolCall
 from engine.jsonfast import dumps_compact
 from engine.run.calls import CallResult
 from engine.run.plan import CellPlan
-from engine.scoring.cells import CellScore
 from engine.store import CellRow
 from engine.store.migrations import now
+
+if TYPE_CHECKING:
+    from engine.scoring.cells import CellScore
 
 __all__ = ["Conversation", "Usage", "cell_row"]
 

@@ -11,35 +11,75 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Prompt
 from engine.checks import CheckEnv
 from engine.errors import EngineError, StoreError
 from engine.judge.keypoints import with_key_points
-from engine.offline import score_cell
 from engine.providers import ChatRequest, ProviderPool
-from engine.run.assemble import comparison_from_rows
 from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, judge_request
 from engine.run.cell import Conversation, cell_row
 from engine.run.keypoints import EXTRACT_KIND, extract_all, known_calls_delta
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
-from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points
-from engine.scoring.summary import CellOutcome, summarize_outcomes
 from engine.settings import Settings, load_settings
 from engine.store import JudgmentRow, RunTotals, RunWriter, Store
 
 if TYPE_CHECKING:
+    from engine.assessment import PointAssessment
     from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
     from engine.judge.keypoints import KeyPoints
+    from engine.scoring.cells import CellScore
 
 __all__ = ["execute_run"]
+
+_SCORING_MODULES = (
+    "engine.assessment",
+    "engine.checks.registry",
+    "engine.conversation",
+    "engine.scoring.aggregation",
+    "engine.scoring.summary",
+    "engine.report.comparison",
+    "engine.offline",
+    "engine.run.assemble",
+)
+"""What scores cells and writes the comparison (the last two import the rest), in an order
+that imports a few milliseconds' worth at each step."""
+
+
+async def _import_scoring() -> None:
+    """Import `_SCORING_MODULES` one by one, each at a moment the event loop is idle.
+
+    They are needed only once the first answers are back. Imported before the first calls
+    they would delay them by about 20 ms; imported here, while the first calls are out, they
+    fill the wait for the answers (`python -m bench.run --only cold`). A thread would not do:
+    it would hold the GIL while the first requests are being written. A module that fails to
+    import here fails again, with its error, where the run uses it.
+    """
+    loop = asyncio.get_running_loop()
+    for name in _SCORING_MODULES:
+        while name not in sys.modules:
+            before = loop.time()
+            await asyncio.sleep(0.002)
+            if loop.time() - before < 0.003:  # the sleep ended on time: nothing else to do
+                try:
+                    importlib.import_module(name)
+                except Exception:  # raised again, with its message, where the run imports it
+                    return
+
+
+def _failed(cell: CellPlan, message: str) -> CellScore:
+    """The score of a cell that could not be answered or scored (`message` says why)."""
+    from engine.scoring.cells import failed_cell
+
+    return failed_cell(cell.prompt.id, cell.model_id, message)
 
 
 class _Runner:
@@ -208,25 +248,24 @@ class _Runner:
 
     # --- cells ---------------------------------------------------------------------
 
-    async def run_cell(self, cell: CellPlan, limit: asyncio.Semaphore) -> None:
-        async with limit:
-            if self.stop.is_set():
-                return
-            try:
-                conv, score = await self._cell(cell)
-                written = self.writer.record_cell(cell_row(self.run_id, conv, score))
-                await self.writer.committed(written)
-            except RunStopped:
-                return
-            except StoreError as exc:  # a local failure: left unrecorded for a resume
-                self._local_failure(exc)
-                return
-            self.scores[cell.key] = score
-            self.progress.done_cells += 1
-            if score.failed:
-                self.progress.failed_cells += 1
-            self.progress.per_model.setdefault(cell.model_id, [0, 0])[0] += 1
-            self._report()
+    async def run_cell(self, cell: CellPlan) -> None:
+        if self.stop.is_set():
+            return
+        try:
+            conv, score = await self._cell(cell)
+            written = self.writer.record_cell(cell_row(self.run_id, conv, score))
+            await self.writer.committed(written)
+        except RunStopped:
+            return
+        except StoreError as exc:  # a local failure: left unrecorded for a resume
+            self._local_failure(exc)
+            return
+        self.scores[cell.key] = score
+        self.progress.done_cells += 1
+        if score.failed:
+            self.progress.failed_cells += 1
+        self.progress.per_model.setdefault(cell.model_id, [0, 0])[0] += 1
+        self._report()
 
     async def _cell(self, cell: CellPlan) -> tuple[Conversation, CellScore]:
         """Generate a cell's turns and score them.
@@ -239,9 +278,9 @@ class _Runner:
             try:
                 conv = cell.recorded.conversation(cell)
             except EngineError as exc:
-                return Conversation(cell), failed_cell(cell.prompt.id, cell.model_id, str(exc))
+                return Conversation(cell), _failed(cell, str(exc))
             if cell.recorded.error is not None:
-                return conv, failed_cell(cell.prompt.id, cell.model_id, cell.recorded.error)
+                return conv, _failed(cell, cell.recorded.error)
         else:
             conv = Conversation(cell)
             try:
@@ -249,14 +288,15 @@ class _Runner:
             except (RunStopped, StoreError):
                 raise
             except EngineError as exc:
-                return conv, failed_cell(cell.prompt.id, cell.model_id, str(exc))
+                return conv, _failed(cell, str(exc))
         if conv.empty:
-            return conv, failed_cell(
-                cell.prompt.id, cell.model_id, "Model response generation failed or returned empty."
-            )
+            return conv, _failed(cell, "Model response generation failed or returned empty.")
         return conv, await self._score(cell, conv)
 
     async def _score(self, cell: CellPlan, conv: Conversation) -> CellScore:
+        from engine.offline import score_cell
+        from engine.scoring.cells import finish_cell, ordered_points
+
         extracted = self.key_points.get(cell.prompt.id)
         if extracted is not None and not extracted.ok:
             # Weval skips the prompt: kept as an answer, left out of the scores
@@ -335,16 +375,24 @@ class _Runner:
             await asyncio.gather(beat, return_exceptions=True)
             return
         # The pool bounds calls in flight (`concurrency`); more cells than that may be between
-        # calls (writing, scoring), so the pool stays busy while they do.
-        limit = asyncio.Semaphore(max(1, self.options.concurrency) * 4)
+        # calls (writing, scoring), so the pool stays busy while they do. A fixed set of
+        # workers takes the cells in order: one task per cell would make the loop step through
+        # every waiting cell before the first connection is even open.
+        todo = iter([c for c in self.cells if c.key not in done])
+
+        async def work() -> None:
+            for cell in todo:  # one shared iterator: each cell is taken once
+                await self.run_cell(cell)
+
+        workers = min(max(1, self.options.concurrency) * 4, len(self.cells))
+        imports = asyncio.create_task(_import_scoring())
         try:
-            await asyncio.gather(
-                *(self.run_cell(c, limit) for c in self.cells if c.key not in done)
-            )
+            await asyncio.gather(*(work() for _ in range(workers)))
             await self._embed()
         finally:
             beat.cancel()
-            await asyncio.gather(beat, return_exceptions=True)
+            imports.cancel()
+            await asyncio.gather(beat, imports, return_exceptions=True)
 
     async def _embed(self) -> None:
         """Embed the answers and ideals once every cell is recorded (similarity, §5.10)."""
@@ -354,6 +402,7 @@ class _Runner:
         rows = await asyncio.to_thread(self.store.cells, self.run_id)
         if len(rows) < len(self.plan.cells):
             return
+        from engine.run.assemble import comparison_from_rows
         from engine.run.embedding import embed_answers
 
         comparison = comparison_from_rows(self.blueprint, rows)
@@ -369,6 +418,7 @@ class _Runner:
 
     async def _summarize(self, model_id: str) -> None:
         """Write the executive summary once every cell is scored; a failure is only reported."""
+        from engine.run.assemble import comparison_from_rows
         from engine.summary.service import SUMMARY_KIND, SummaryError, summarize_comparison
 
         rows = await asyncio.to_thread(self.store.cells, self.run_id)
@@ -387,6 +437,9 @@ class _Runner:
             self.summary_error = str(exc)
 
     def finish(self) -> RunOutcome:
+        from engine.run.assemble import comparison_from_rows
+        from engine.scoring.summary import CellOutcome, summarize_outcomes
+
         self.writer.close()
         rows = self.store.cells(self.run_id)
         p = self.progress

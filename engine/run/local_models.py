@@ -13,7 +13,6 @@ from engine.blueprint.models import Blueprint
 from engine.errors import EngineError
 from engine.providers import ChatRequest, ChatResponse
 from engine.providers.types import LocalModel
-from engine.run.assemble import replay_rows
 
 __all__ = ["IdealModel", "ReplayModel", "local_models"]
 
@@ -70,6 +69,8 @@ class ReplayModel:
         path = request.model_id.partition(":")[2].strip()
         rows = self._files.get(path)
         if rows is None:
+            from engine.run.assemble import replay_rows  # the run's scoring modules
+
             rows = self._files[path] = replay_rows(path)
         row = rows.get(request.prompt_id or "")
         if row is None or not isinstance(row.get("response"), str):
