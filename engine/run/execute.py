@@ -38,9 +38,9 @@ if TYPE_CHECKING:
     from engine.judge.keypoints import KeyPoints
     from engine.scoring.cells import CellScore
 
-__all__ = ["execute_run"]
+__all__ = ["SCORING_MODULES", "execute_run"]
 
-_SCORING_MODULES = (
+SCORING_MODULES = (
     "engine.assessment",
     "engine.checks.registry",
     "engine.conversation",
@@ -55,7 +55,7 @@ that imports a few milliseconds' worth at each step."""
 
 
 async def _import_scoring() -> None:
-    """Import `_SCORING_MODULES` one by one, each at a moment the event loop is idle.
+    """Import `SCORING_MODULES` one by one, each at a moment the event loop is idle.
 
     They are needed only once the first answers are back. Imported before the first calls
     they would delay them by about 20 ms; imported here, while the first calls are out, they
@@ -64,7 +64,7 @@ async def _import_scoring() -> None:
     import here fails again, with its error, where the run uses it.
     """
     loop = asyncio.get_running_loop()
-    for name in _SCORING_MODULES:
+    for name in SCORING_MODULES:
         while name not in sys.modules:
             before = loop.time()
             await asyncio.sleep(0.002)
