@@ -7,7 +7,7 @@ import json
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
-from dataclasses import astuple, replace
+from dataclasses import astuple
 from datetime import UTC, datetime
 from typing import Any
 
@@ -303,8 +303,13 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
             rows = self._read(
                 f"SELECT {CALL_COLUMNS} FROM calls WHERE run_id=? AND kind=?", (run_id, kind)
             )
-        calls = (replace(CallRow(*r), cached=bool(r[8])) for r in rows)
-        return {c.key: c for c in calls}
+        calls: dict[str, CallRow] = {}
+        for r in rows:
+            values = list(r)
+            values[8] = bool(values[8])  # `cached`: 0/1 in SQLite; a bool as the row is built
+            call = CallRow(*values)
+            calls[call.key] = call
+        return calls
 
     def judgments(self, run_id: str, prompt_id: str, model_id: str) -> list[JudgmentRow]:
         """Return the raw judgments of one cell."""
