@@ -15,7 +15,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -49,14 +49,25 @@ def server_process(*args: str) -> Iterator[str]:
             process.stdout.close()
 
 
-async def _connection(host: str, port: int, requests: int) -> None:
+def _countdown(n: int) -> Callable[[], bool]:
+    """A function that says yes `n` times, then no (shared by connections, one count for all)."""
+    left = [n]
+
+    def more() -> bool:
+        left[0] -= 1
+        return left[0] >= 0
+
+    return more
+
+
+async def _connection(host: str, port: int, more: Callable[[], bool]) -> None:
     reader, writer = await asyncio.open_connection(host, port)
     head = (
         "POST /v1/chat/completions HTTP/1.1\r\nHost: fake\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(_BODY)}\r\n\r\n"
     ).encode()
     try:
-        for _ in range(requests):
+        while more():
             writer.write(head + _BODY)
             answer = await reader.readuntil(b"\r\n\r\n")
             length = next(
@@ -74,7 +85,26 @@ async def hammer(url: str, connections: int, per_connection: int) -> float:
     parsed = httpx.URL(url)
     start = time.perf_counter()
     await asyncio.gather(
-        *(_connection(parsed.host, parsed.port or 80, per_connection) for _ in range(connections))
+        *(
+            _connection(parsed.host, parsed.port or 80, _countdown(per_connection))
+            for _ in range(connections)
+        )
+    )
+    return time.perf_counter() - start
+
+
+async def floor(url: str, calls: int, connections: int) -> float:
+    """Seconds for `calls` requests over `connections` keep-alive connections; return seconds.
+
+    The connections share one count, as a run's calls share its concurrency, and the client
+    does nothing else: the time the server itself allows for these calls (its latency plus
+    its own handling, which `calls x latency / connections` leaves out).
+    """
+    parsed = httpx.URL(url)
+    more = _countdown(calls)
+    start = time.perf_counter()
+    await asyncio.gather(
+        *(_connection(parsed.host, parsed.port or 80, more) for _ in range(connections))
     )
     return time.perf_counter() - start
 

@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from tests.fakes.benchmark import hammer, server_process
+from tests.fakes.benchmark import floor, hammer, server_process
 from tests.fakes.llm_replies import FakeReply, short_hash
 from tests.fakes.llm_server import FakeLLM
 
@@ -92,3 +92,12 @@ def test_the_server_sustains_many_connections() -> None:
         stats = json.loads(httpx.get(f"{url}/_stats").text)
     assert stats["max_in_flight"] == 64
     assert stats["calls"] == 320
+
+
+def test_the_floor_client_makes_exactly_the_calls_asked_over_its_connections() -> None:
+    # bench/run.py's floor line: 100 calls share one count over 32 connections (4 waves)
+    with server_process("--latency-ms", "20") as url:
+        seconds = asyncio.run(floor(url, 100, 32))
+        stats = json.loads(httpx.get(f"{url}/_stats").text)
+    assert (stats["calls"], stats["max_in_flight"]) == (100, 32)
+    assert seconds >= 4 * 0.02
