@@ -294,12 +294,12 @@ def _warm_up() -> None:
     (`blueprint`'s entry point leaves out httpx's command line, so this is about 0.03 s; the
     scoring and comparison modules, `SCORING_MODULES`, about 0.02 s more).
     """
-    import httpx  # noqa: F401
-
-    import engine.providers.attempt
-    import engine.providers.transport  # noqa: F401
-
-    for name in SCORING_MODULES:
+    for name in (
+        "httpx",
+        "engine.providers.attempt",
+        "engine.providers.transport",
+        *SCORING_MODULES,
+    ):
         importlib.import_module(name)
 
 

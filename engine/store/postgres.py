@@ -253,8 +253,9 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
     """A thread that owns one PostgreSQL connection and applies writes in committed batches.
 
     Its connection is given back when it closes and the next writer of the same database takes
-    it: a queue worker starts a writer per part of a run, and a new connection costs
-    PostgreSQL a process (milliseconds of CPU) where a kept one costs a round trip.
+    it: each personal run starts a writer (a queue worker keeps one for all its parts), and a
+    new connection costs PostgreSQL a process (milliseconds of CPU) where a kept one costs a
+    round trip.
     """
 
     def __init__(self, url: str, batch: int = 64) -> None:

@@ -80,33 +80,27 @@ async def _connection(host: str, port: int, more: Callable[[], bool]) -> None:
         writer.close()
 
 
-async def hammer(url: str, connections: int, per_connection: int) -> float:
-    """Send `connections × per_connection` requests on keep-alive connections; return seconds."""
+async def _drive(url: str, counts: list[Callable[[], bool]]) -> float:
+    """One keep-alive connection per count, each sending while its count says yes; seconds."""
     parsed = httpx.URL(url)
     start = time.perf_counter()
-    await asyncio.gather(
-        *(
-            _connection(parsed.host, parsed.port or 80, _countdown(per_connection))
-            for _ in range(connections)
-        )
-    )
+    await asyncio.gather(*(_connection(parsed.host, parsed.port or 80, more) for more in counts))
     return time.perf_counter() - start
 
 
+async def hammer(url: str, connections: int, per_connection: int) -> float:
+    """Send `connections × per_connection` requests on keep-alive connections; return seconds."""
+    return await _drive(url, [_countdown(per_connection) for _ in range(connections)])
+
+
 async def floor(url: str, calls: int, connections: int) -> float:
-    """Seconds for `calls` requests over `connections` keep-alive connections; return seconds.
+    """Seconds for `calls` requests over `connections` keep-alive connections.
 
     The connections share one count, as a run's calls share its concurrency, and the client
     does nothing else: the time the server itself allows for these calls (its latency plus
     its own handling, which `calls x latency / connections` leaves out).
     """
-    parsed = httpx.URL(url)
-    more = _countdown(calls)
-    start = time.perf_counter()
-    await asyncio.gather(
-        *(_connection(parsed.host, parsed.port or 80, more) for _ in range(connections))
-    )
-    return time.perf_counter() - start
+    return await _drive(url, [_countdown(calls)] * connections)
 
 
 async def pool_run(url: str, calls: int, concurrency: int) -> float:
