@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Final
 
+import orjson
+
 from engine.errors import EngineError
 
 __all__ = [
@@ -54,13 +56,26 @@ def printable(text: str) -> str:
     return text
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+def _encoded(value: Any) -> bytes:
+    """`value` as compact UTF-8 JSON: orjson's bytes, else the `json` module's text, well formed.
+
+    orjson encodes a 0.7 MB comparison in about a ninth of the `json` module's 9 ms. It
+    writes the same JSON as `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`,
+    save that a float may be spelled as `JSON.stringify` spells it (`0.00001` for `1e-05`:
+    the same number) and NaN or Infinity become `null`, as `JSON.stringify` writes them.
+    What orjson refuses (a lone surrogate, an integer past 64 bits, a key that is not a
+    string) is written by the `json` module, with lone surrogates escaped (`well_formed`).
+    """
+    try:
+        return orjson.dumps(value)
+    except (TypeError, orjson.JSONEncodeError):
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return well_formed(text).encode("utf-8")
 
 
 def json_text(value: Any) -> str:
-    """Return `value` as compact JSON text that always encodes as UTF-8 (no NaN)."""
-    return well_formed(_dumps(value))
+    """Return `value` as compact JSON text that always encodes as UTF-8 (no NaN: see `_encoded`)."""
+    return _encoded(value).decode("utf-8")
 
 
 def write_json_atomic(path: Path, value: Any) -> None:
@@ -69,7 +84,7 @@ def write_json_atomic(path: Path, value: Any) -> None:
     Raises:
         OutputError: The folder cannot be written or the disk is full.
     """
-    write_atomic(path, _dumps(value))
+    write_atomic(path, _encoded(value))
 
 
 def _write_all(handle: IO[bytes], data: bytes) -> None:
@@ -94,7 +109,7 @@ def _problem(path: Path, exc: OSError) -> str:
 
 def write_atomic(
     path: Path,
-    text: str,
+    text: str | bytes,
     *,
     write: Callable[[IO[bytes], bytes], None] = _write_all,
 ) -> None:
@@ -106,16 +121,19 @@ def write_atomic(
 
     Args:
         path: The file to write.
-        text: Its content; lone surrogates are escaped (see `well_formed`).
+        text: Its content: text (lone surrogates are escaped, see `well_formed`) or UTF-8 bytes.
         write: Writes the bytes to the open temporary file (tests pass one that fails).
 
     Raises:
         OutputError: The folder cannot be created or written, or the disk is full.
     """
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        data = well_formed(text).encode("utf-8")
+    if isinstance(text, bytes):
+        data = text
+    else:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            data = well_formed(text).encode("utf-8")
     temp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

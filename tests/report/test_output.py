@@ -12,7 +12,13 @@ from engine.blueprint import load_blueprint
 from engine.checks import CheckEnv
 from engine.offline import build_comparison, score_rows
 from engine.report import comparison_csv, render_html
-from engine.report.output import OutputError, json_text, well_formed, write_atomic
+from engine.report.output import (
+    OutputError,
+    json_text,
+    well_formed,
+    write_atomic,
+    write_json_atomic,
+)
 from engine.responses import ResponseRow
 from engine.settings import Settings
 from tests.conftest import EXAMPLES
@@ -78,6 +84,28 @@ def test_lone_surrogates_are_escaped_as_json_stringify_does():
     assert json.loads(text) == {"r": "a\ud800b", "k\udc00": ["\U0001f600"]}
     text.encode("utf-8")
     assert well_formed("plain é") == "plain é"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"score": 0.8333333333333334, "tiny": 1e-05, "big": 1e16, "text": 'é \u2028 \x00 "q"'},
+        {"beyond 64 bits": 2**70, "negative": -(2**64)},
+        {1: "a key that is not a string", None: True, 2.5: False},
+        [{"nested": [[], {}, "", 0, -0.0, None]}],
+    ],
+)
+def test_json_output_reads_back_as_the_value_the_json_module_writes(tmp_path, value):
+    expected = json.loads(json.dumps(value, ensure_ascii=False))
+    assert json.loads(json_text(value)) == expected
+    path = tmp_path / "out.json"
+    write_json_atomic(path, value)
+    assert json.loads(path.read_bytes()) == expected
+    assert " " not in json_text([1, {"a": 2}])  # compact
+
+
+def test_json_output_writes_nan_as_json_stringify_does():
+    assert json_text({"a": float("nan"), "b": [float("inf")]}) == '{"a":null,"b":[null]}'
 
 
 def test_reports_with_a_lone_surrogate_encode_as_utf8():
