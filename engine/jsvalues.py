@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final
 
 __all__ = [
@@ -90,6 +89,8 @@ def js_number_str(value: float) -> str:
     if value == 0:
         return "0"
     sign = "-" if value < 0 else ""
+    from decimal import Decimal  # imported with the first number written out
+
     _, digit_tuple, exponent = Decimal(repr(abs(value))).as_tuple()
     raw = "".join(map(str, digit_tuple))
     digits = raw.rstrip("0")
@@ -134,6 +135,8 @@ def js_to_fixed(value: float, digits: int) -> str:
         return "NaN"
     if abs(value) >= 1e21 or math.isinf(value):
         return js_number_str(value)
+    from decimal import ROUND_HALF_UP, Decimal
+
     quantum = Decimal(1).scaleb(-digits)
     rounded = Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP)
     text = f"{rounded:.{digits}f}"

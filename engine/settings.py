@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,6 +197,8 @@ def load_settings(path: Path | None = None) -> Settings:
     path = path or _home_path() / "settings.toml"  # reading needs no folder
     data: dict[str, Any] = {}
     if path.is_file():
+        import tomllib  # only when there is a file to read (most runs have none)
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

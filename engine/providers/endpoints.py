@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +52,8 @@ def read_secrets(path: Path) -> dict[str, str]:
     """
     if not path.is_file():
         return {}
+    import tomllib  # only when there is a file to read (most runs have none)
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import email.utils
 import heapq
 import itertools
 import math
@@ -67,6 +66,8 @@ def parse_retry_after(value: str | None, now: Callable[[], datetime] | None = No
     try:
         seconds = float(text)
     except ValueError:
+        import email.utils  # an HTTP date: rare, and the module costs a run's start
+
         try:
             when = email.utils.parsedate_to_datetime(text)
         except (TypeError, ValueError):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
 from engine.providers import PriceTable, ProviderPool, load_environ
-from engine.providers.collections import model_collections
+from engine.providers.collections import KnownCollections
 from engine.providers.custom import custom_endpoints
 from engine.providers.limits import AdaptiveLimit, call_order, reset_call_order
 from engine.queue.app import QUEUE, SWEEP_QUEUE, build_app
@@ -188,7 +188,7 @@ class PartExecutor:
                 judges=options.judges,
                 judge=options.judge,
                 repeats=options.repeats,
-                collections=model_collections(self.settings),
+                collections=KnownCollections(self.settings),
             )
         loaded = _Loaded(plan, dataclasses.replace(options, out_dir=None))
         with self._lock:

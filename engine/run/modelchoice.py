@@ -41,8 +41,8 @@ def choose_models(
         override: `--models`, if given.
         collections: Known collections (default: the shipped ones and the user's settings).
     """
-    known: dict[str, Sequence[str]] = (
-        dict(collections) if collections is not None else dict(model_collections(load_settings()))
+    known: Mapping[str, Sequence[str]] = (
+        collections if collections is not None else model_collections(load_settings())
     )
     custom = custom_models(blueprint.models)
     choice = _ChoiceBuilder(choice=ModelChoice(custom=custom), collections=known)
@@ -59,7 +59,8 @@ class _ChoiceBuilder:
     """Adds `models` entries to a `ModelChoice` one by one."""
 
     choice: ModelChoice
-    collections: dict[str, Sequence[str]]
+    collections: Mapping[str, Sequence[str]]
+    """Read only when an entry is a collection name (it may be a `KnownCollections`)."""
 
     def _append(self, model: str) -> None:
         if model not in self.choice.models:

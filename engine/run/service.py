@@ -12,7 +12,7 @@ from typing import Any
 from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
 from engine.providers import PriceTable
-from engine.providers.collections import model_collections
+from engine.providers.collections import KnownCollections
 from engine.providers.types import DEFAULT_CONCURRENCY
 from engine.run.estimate import estimate_run
 from engine.run.execute import execute_run
@@ -69,7 +69,7 @@ def prepare_run(
         judges=options.judges,
         judge=options.judge,
         repeats=options.repeats,
-        collections=model_collections(settings),
+        collections=KnownCollections(settings),
     )
     problems = list(plan.problems) + readiness_problems(plan, environ, settings)
     prices = PriceTable(settings.prices)

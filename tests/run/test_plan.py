@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import pytest
@@ -219,3 +220,32 @@ def test_a_collections_table_with_a_wrong_type_is_a_clear_error(tmp_path, monkey
     monkeypatch.setenv("BLUEPRINT_HOME", str(tmp_path))
     with pytest.raises(ConfigError, match=r"\[collections\] QUICK must be a list of model ids"):
         load_settings()
+
+
+def test_the_collections_are_read_only_for_a_run_that_names_one(tmp_path):
+    # Reading them (the shipped TOML file and its parser) costs a run's start; most name none.
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from engine.run.outcome import RunOptions\n"
+        "from engine.run.service import prepare_run\n"
+        "from engine.store.sqlite import SQLiteStore\n"
+        "store = SQLiteStore(sys.argv[1])\n"
+        "for models in ('[openai:a, anthropic:b]', '[QUICK]'):\n"
+        "    text = f'models: {models}\\n---\\n- {{id: p, prompt: hi}}\\n'\n"
+        "    prepared = prepare_run(store, text, source=None, options=RunOptions(), record=False)\n"
+        "    print(len(prepared.plan.models), 'tomllib' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "s.db")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "BLUEPRINT_HOME": str(tmp_path)},
+    )
+    plain, collection = out.stdout.split("\n")[:2]
+    assert plain == "2 False"
+    count, read = collection.split()
+    assert int(count) > 1 and read == "True"
