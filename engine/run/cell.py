@@ -81,6 +81,20 @@ class Conversation:
             self.usage.add(result)
 
     @property
+    def answer_ms(self) -> float:
+        """How long the model took: the calls of its generated turns, summed.
+
+        Not the wait for a free slot in the pool nor the scoring, which depend on the run, not
+        on the model. A cached answer counts its original call's time. The cell's own time
+        since it started when nothing was generated (a failed cell).
+        """
+        if self.latency_ms is not None:
+            return self.latency_ms
+        if self.durations:
+            return sum(self.durations)
+        return (time.perf_counter() - self.started) * 1000
+
+    @property
     def final(self) -> str:
         """The last generated answer ('' when nothing was generated)."""
         return str(self.history[self.generated[-1]]["content"]) if self.generated else ""
@@ -124,9 +138,7 @@ def cell_row(run_id: str, conv: Conversation, score: CellScore) -> CellRow:
         if conv.tool_calls
         else None,
         error=score.error if score.failed else None,
-        latency_ms=conv.latency_ms
-        if conv.latency_ms is not None
-        else (time.perf_counter() - conv.started) * 1000,
+        latency_ms=conv.answer_ms,
         input_tokens=conv.usage.input_tokens,
         output_tokens=conv.usage.output_tokens,
         cost_usd=conv.usage.cost_usd,

@@ -276,6 +276,28 @@ def test_repeats_are_real_calls_and_cached_per_repeat(env):
     assert more.estimate.calls_to_make == 6  # only the 4th repeat is new
 
 
+def test_a_cells_time_is_the_models_time_not_its_wait_for_a_free_slot(env):
+    # At concurrency 1 a cell waits for the calls ahead of it; that wait is the run's, not the
+    # model's, and the leaderboard's "Time (s)" must not count it.
+    env.control({"latency_ms": 40})
+    lines = ["models: [openai:fake-a]", "---"] + [
+        f"- {{id: q{i:02d}, prompt: Question {i}, should: [$contains: Question]}}"
+        for i in range(12)
+    ]
+    store = open_store()
+    prepared, outcome = run(
+        store, "\n".join(lines) + "\n", judges=(), options=RunOptions(concurrency=1)
+    )
+    assert outcome.status == "completed"
+    calls = store.run_calls(prepared.run_id, kind="generate")
+    by_prompt = {c.prompt_id: c.latency_ms for c in calls.values()}
+    cells = store.cells(prepared.run_id)
+    assert len(cells) == len(by_prompt) == 12
+    for cell in cells:
+        assert cell.latency_ms == pytest.approx(by_prompt[cell.prompt_id])
+        assert 40 <= cell.latency_ms < 80
+
+
 def test_stop_lets_at_most_the_calls_in_flight_finish(env):
     import time
 
