@@ -7,9 +7,7 @@ import functools
 import json
 import ssl
 from collections.abc import Callable
-from typing import Any, TypeVar
-
-import httpx
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.providers import wire
 from engine.providers.direct import DirectPost
@@ -18,6 +16,9 @@ from engine.providers.failure import Failure, FailureKind, redact
 from engine.providers.http11 import Answer
 from engine.providers.limits import parse_retry_after
 from engine.providers.types import ChatRequest
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["Failure", "FailureKind", "redact", "send", "send_built"]
 
@@ -131,6 +132,8 @@ def _untrusted_certificate(exc: BaseException) -> bool:
 @functools.lru_cache(maxsize=256)
 def _parsed(url: str) -> httpx.URL:
     """Parse each endpoint URL once (httpx re-parses a string URL on every request)."""
+    import httpx
+
     return httpx.URL(url)
 
 
@@ -139,11 +142,11 @@ async def send(
 ) -> wire.Reply | Failure:
     """Make one attempt of `request`; never raises for network or protocol trouble."""
     built = wire.build(endpoint, request)
-    return await send_built(client, endpoint, built, request.timeout_s, wire.parse)
+    return await send_built(lambda: client, endpoint, built, request.timeout_s, wire.parse)
 
 
 async def send_built(
-    client: httpx.AsyncClient,
+    client: Callable[[], httpx.AsyncClient],
     endpoint: Endpoint,
     built: tuple[str, dict[str, str], dict[str, Any]],
     timeout_s: float,
@@ -152,8 +155,9 @@ async def send_built(
 ) -> _R | Failure:
     """Post a built request `(url, headers, body)` once and read its answer with `parse`.
 
+    `client` gives the HTTP client (made, and httpx imported, the first time it is asked for).
     `direct` (for `client`'s own `Http11Transport`) sends it without the client's layers
-    when that cannot change the request or its outcome.
+    when that cannot change the request or its outcome; a plain answer then needs no httpx.
 
     Never raises for network or protocol trouble: a `Failure` says what went wrong.
     """
@@ -161,7 +165,7 @@ async def send_built(
     try:
         async with asyncio.timeout(timeout_s):
             if direct is None or not direct.usable():
-                response = await client.post(
+                response = await client().post(
                     _parsed(url), headers=headers, json=body, timeout=timeout_s
                 )
             elif isinstance(answer := await direct.post(url, headers, body, timeout_s), Answer):
@@ -171,10 +175,32 @@ async def send_built(
                     response = await direct.response(answer, url, headers, body, timeout_s)
             else:
                 response = answer
-    except (TimeoutError, httpx.TimeoutException):
-        where = display_url(url)
-        return Failure("timeout", f"no answer from {where} within {timeout_s:g} s")
-    except httpx.HTTPError as exc:
+    except TimeoutError:
+        return _timed_out(url, timeout_s)
+    except Exception as exc:
+        failure = _network_failure(exc, endpoint, url, timeout_s)
+        if failure is None:
+            raise
+        return failure
+    return _classify(endpoint, response, url, parse)
+
+
+def _timed_out(url: str, timeout_s: float) -> Failure:
+    return Failure("timeout", f"no answer from {display_url(url)} within {timeout_s:g} s")
+
+
+def _network_failure(
+    exc: Exception, endpoint: Endpoint, url: str, timeout_s: float
+) -> Failure | None:
+    """The failure an httpx error stands for (None for any other error).
+
+    httpx is imported here, not with the module: a run's first calls need none of it.
+    """
+    import httpx
+
+    if isinstance(exc, httpx.TimeoutException):
+        return _timed_out(url, timeout_s)
+    if isinstance(exc, httpx.HTTPError):
         where, reason = display_url(url), redact(str(exc), endpoint.secrets)
         message = f"connection to {where} failed ({type(exc).__name__}: {reason or 'no detail'})"
         if _untrusted_certificate(exc):  # the same certificate will be refused again
@@ -185,4 +211,4 @@ async def send_built(
             setting = "the custom model's `url`" if endpoint.custom else endpoint.url_env
             message += f"; is {server} running there? {setting} sets the address"
         return Failure("connection", message)
-    return _classify(endpoint, response, url, parse)
+    return None

@@ -1,12 +1,17 @@
-"""Posting a call's JSON straight to the pool's own transport: httpx's bytes, without its layers.
+"""Posting a call's JSON straight to the pool's own connections: httpx's bytes, without its layers.
 
 `httpx.AsyncClient.post` builds a `Request` (headers merged and re-parsed, the body encoded,
 cookies merged), walks its auth and redirect layers, wraps the response stream, extracts
 cookies through `urllib`'s request shim and logs: about 0.15 ms of CPU per call, as much as
 the HTTP exchange itself (`python -m bench.run` measures the whole run). `DirectPost` writes
-the same bytes: the head is built once per URL and headers by the client itself
-(`AsyncClient.build_request`, then `request_head`), and each call only changes its
+the same bytes: the head is built once per URL and headers, and each call only changes its
 `Content-Length` and body (encoded as httpx encodes `json=`).
+
+For a plain URL (`engine.providers.endpoints.plain_url`) and plain header fields the head is
+written here, as the pool's client (`CLIENT_HEADERS`) would write it (a test compares them
+byte for byte), so a run's first calls go out before httpx is even imported: that import
+costs about 17 ms, which the run spends instead while it waits for their answers. Any other
+URL or header is built by the client itself (`AsyncClient.build_request`).
 
 The direct way is taken only where it cannot differ from the client's: the client's cookie
 jar is empty and httpx's request log is off. An answer comes back as an `Answer` only when it
@@ -19,17 +24,35 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-import httpx
-
+from engine import __version__
+from engine.providers.connections import Connections, Origin
+from engine.providers.endpoints import plain_url
 from engine.providers.http11 import Answer
-from engine.providers.transport import Http11Transport, Origin, answer_response, request_head
 
-__all__ = ["DirectPost", "encode_json"]
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["CLIENT_HEADERS", "DirectPost", "LazyClient", "encode_json", "plain_head"]
+
+CLIENT_HEADERS: Mapping[str, str] = {
+    "Accept": "*/*",
+    "Accept-Encoding": "gzip, deflate",
+    "Connection": "keep-alive",
+    "User-Agent": f"blueprint-studio/{__version__}",
+}
+"""The pool's client's own header fields (they replace httpx's defaults, which depend on its
+version and on which decoders are installed, so the head written here is known without it)."""
 
 _HTTPX_LOG = logging.getLogger("httpx")
 _PLACEHOLDER = b"{}"
 _LENGTH_LINE = b"\r\nContent-Length: %d\r\n" % len(_PLACEHOLDER)
+_NAME = re.compile(r"[-!#$%&'*+.^_`|~0-9A-Za-z]+")
+_VALUE = re.compile(r"[\t\x20-\x7e]*")
+_SET_BY_HTTPX = frozenset({"host", "content-length", "transfer-encoding", "cookie"})
 
 _Template = tuple[Origin, bytes, bytes]
 """(origin, the head up to its Content-Length line, the rest of the head)."""
@@ -40,39 +63,99 @@ def encode_json(body: object) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
 
-class DirectPost:
-    """Posts JSON bodies through `transport`, the transport of `client`, as `client` would.
+def plain_head(url: str, headers: Mapping[str, str]) -> tuple[Origin, bytes] | None:
+    """The head of a POST of `json={}` to `url` as the pool's client writes it; None if not plain.
+
+    The client's fields (`CLIENT_HEADERS`) come first and `headers` after them (a field given
+    again in `headers` takes its place at the end, as httpx merges them), then httpx's own:
+    `Host` before all, `Content-Length` and `Content-Type` after. None for a URL that is not
+    plain or a field that is not a plain token with printable ASCII: the client builds those.
+    """
+    url_parts = plain_url(url)
+    if url_parts is None:
+        return None
+    given = {name.lower() for name in headers}
+    if given & _SET_BY_HTTPX:
+        return None
+    for name, value in headers.items():
+        if not (_NAME.fullmatch(name) and _VALUE.fullmatch(value)):
+            return None
+    fields = [(n, v) for n, v in CLIENT_HEADERS.items() if n.lower() not in given]
+    fields += headers.items()
+    fields.append(("Content-Length", str(len(_PLACEHOLDER))))
+    if "content-type" not in given:
+        fields.append(("Content-Type", "application/json"))
+    lines = [f"POST {url_parts.path} HTTP/1.1", f"Host: {url_parts.netloc}"]
+    lines += [f"{name}: {value}" for name, value in fields]
+    head = ("\r\n".join(lines) + "\r\n\r\n").encode("ascii")
+    return (url_parts.scheme, url_parts.host, url_parts.port), head
+
+
+class LazyClient:
+    """The pool's httpx client, made (and httpx imported) the first time something needs it.
 
     Args:
-        client: The pool's client (its headers, cookies and timeouts are the reference).
-        transport: The client's transport.
+        make: Makes the client.
     """
 
-    def __init__(self, client: httpx.AsyncClient, transport: Http11Transport) -> None:
+    def __init__(self, make: Callable[[], httpx.AsyncClient]) -> None:
+        self._make = make
+        self.made: httpx.AsyncClient | None = None
+        """The client, once made."""
+
+    def __call__(self) -> httpx.AsyncClient:
+        """The client (made now if it was not yet)."""
+        if self.made is None:
+            self.made = self._make()
+        return self.made
+
+
+class DirectPost:
+    """Posts JSON bodies on `connections`, the connections of the client's transport, as it would.
+
+    Args:
+        connections: The connections the client's transport uses (`Http11Transport`).
+        client: The pool's client, made when first needed (its headers are `CLIENT_HEADERS`;
+            its cookies and timeouts are the reference).
+    """
+
+    def __init__(self, connections: Connections, client: LazyClient) -> None:
+        self._connections = connections
         self._client = client
-        self._transport = transport
         self._templates: dict[tuple[str, tuple[tuple[str, str], ...]], _Template | None] = {}
 
     def usable(self) -> bool:
         """Whether a request sent now would be the client's, byte for byte (no cookies, no log)."""
-        return not self._client.cookies.jar and not _HTTPX_LOG.isEnabledFor(logging.INFO)
+        client = self._client.made
+        return (client is None or not client.cookies.jar) and not _HTTPX_LOG.isEnabledFor(
+            logging.INFO
+        )
 
     def _template(self, url: str, headers: dict[str, str]) -> _Template | None:
         key = (url, tuple(headers.items()))
         if key in self._templates:
             return self._templates[key]
-        request = self._client.build_request("POST", httpx.URL(url), headers=headers, json={})
-        head = request_head(request, request.content)
+        plain = plain_head(url, headers)
+        origin, head = plain if plain is not None else self._client_head(url, headers)
         template: _Template | None = None
-        parsed = request.url
-        plain = parsed.scheme in ("http", "https") and request.content == _PLACEHOLDER
-        if plain and head.count(_LENGTH_LINE) == 1:
+        if origin is not None and head.count(_LENGTH_LINE) == 1:
             start, _, rest = head.partition(_LENGTH_LINE)
-            port = parsed.port or (443 if parsed.scheme == "https" else 80)
-            origin = (parsed.scheme, parsed.host, port)
             template = (origin, start + b"\r\n", rest)
         self._templates[key] = template
         return template
+
+    def _client_head(self, url: str, headers: dict[str, str]) -> tuple[Origin | None, bytes]:
+        """The head the client itself builds for `json={}` (its origin: None if not HTTP(S))."""
+        import httpx
+
+        from engine.providers.transport import request_head
+
+        request = self._client().build_request("POST", httpx.URL(url), headers=headers, json={})
+        parsed = request.url
+        if parsed.scheme not in ("http", "https") or request.content != _PLACEHOLDER:
+            return None, b""
+        port = parsed.port or (443 if parsed.scheme == "https" else 80)
+        return (parsed.scheme, parsed.host, port), request_head(request, request.content)
 
     async def post(
         self, url: str, headers: dict[str, str], body: object, timeout_s: float
@@ -88,13 +171,15 @@ class DirectPost:
         """
         template = self._template(url, headers)
         if template is None:
-            return await self._client.post(
+            import httpx
+
+            return await self._client().post(
                 httpx.URL(url), headers=headers, json=body, timeout=timeout_s
             )
         origin, start, rest = template
         data = encode_json(body)
         wire = b"%sContent-Length: %d\r\n%s%s" % (start, len(data), rest, data)
-        answer = await self._transport.round_trip(origin, wire, "POST")
+        answer = await self._connections.round_trip(origin, wire, "POST")
         if 200 <= answer.status < 300:
             for name, _ in answer.headers:
                 lower = name.lower()
@@ -117,10 +202,15 @@ class DirectPost:
         Raises:
             httpx.DecodingError: The body does not decode as its `Content-Encoding` says.
         """
+        import httpx
+
+        from engine.providers.transport import answer_response
+
+        client = self._client()
         response = answer_response(answer)
-        response.request = self._client.build_request(
+        response.request = client.build_request(
             "POST", httpx.URL(url), headers=headers, json=body, timeout=timeout_s
         )
-        self._client.cookies.extract_cookies(response)
+        client.cookies.extract_cookies(response)
         await response.aread()
         return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,7 +95,11 @@ def environment_proxies() -> dict[str, str]:
 
     Keys are the lower-cased schemes (`http`, `https`, `all`); `NO_PROXY` is not a proxy.
     """
-    import urllib.request  # imported on first use: it pulls in http.client and ssl
+    if sys.platform not in ("darwin", "win32") and not any(
+        name[-6:].lower() == "_proxy" for name in os.environ
+    ):
+        return {}  # all `urllib.request.getproxies` reads here: no `*_proxy` variable, no proxy
+    import urllib.request  # imported on first use: it pulls in http.client and email
 
     return {
         scheme: url
@@ -111,8 +116,27 @@ _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
-def _plain(url: str) -> str | None:
-    """`url` as httpx would show it when it is a plain URL (see `_PLAIN_URL`), else None."""
+@dataclass(frozen=True, slots=True)
+class PlainURL:
+    """A plain URL (see `_PLAIN_URL`) in the parts httpx would parse it into.
+
+    Attributes:
+        scheme: `http` or `https`.
+        host: The host, lower-case.
+        port: The port connected to (the scheme's default when none is written).
+        netloc: The `Host` header's value: the host, and the port when it is not the default.
+        path: The path, `/` when none is written.
+    """
+
+    scheme: str
+    host: str
+    port: int
+    netloc: str
+    path: str
+
+
+def plain_url(url: str) -> PlainURL | None:
+    """The parts of `url` when it is a plain URL that httpx takes as it is written, else None."""
     found = _PLAIN_URL.fullmatch(url)
     if found is None:
         return None
@@ -123,8 +147,18 @@ def _plain(url: str) -> str | None:
         int(part) > 255 or str(int(part)) != part for part in host.split(".")
     ):
         return None  # httpx refuses it (a part above 255 or with a leading 0): let it say so
-    netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    return f"{scheme}://{netloc}{path or '/'}"
+    default = _DEFAULT_PORTS[scheme]
+    number = int(port or default)
+    if number > 65535:
+        return None  # httpx refuses it: let it say so
+    netloc = host if port in (None, default) else f"{host}:{port}"
+    return PlainURL(scheme, host, number, netloc, path or "/")
+
+
+def _plain(url: str) -> str | None:
+    """`url` as httpx would show it when it is a plain URL (see `_PLAIN_URL`), else None."""
+    parts = plain_url(url)
+    return None if parts is None else f"{parts.scheme}://{parts.netloc}{parts.path}"
 
 
 def display_url(url: str) -> str:

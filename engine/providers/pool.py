@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from engine.errors import ConfigError, ProviderError
 from engine.providers import wire
+from engine.providers.direct import LazyClient
 from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
 from engine.providers.failure import Failure, FailureKind, redact
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
@@ -28,6 +29,7 @@ from engine.providers.types import (
 if TYPE_CHECKING:
     import httpx
 
+    from engine.providers.connections import Connections
     from engine.providers.direct import DirectPost
     from engine.providers.embeddings import EmbedRequest, EmbedResponse, LocalEmbedder
 
@@ -113,18 +115,20 @@ class ProviderPool:
     a per-provider adaptive limit (see `AdaptiveLimit`); attempts that fail with 429, 5xx,
     a timeout, a dropped connection or an unreadable 2xx body are retried with exponential
     backoff and jitter, waiting at least what `Retry-After` asks. Other 4xx answers are not
-    retried. The HTTP client is made on the first call (so a pool used only for `check`
-    needs no closing); a pool then belongs to that event loop: close it with `aclose()` or
-    `async with`.
+    retried. Connections are made on the first call (so a pool used only for `check` needs
+    no closing), and the httpx client only when something needs it (`engine.providers.direct`
+    sends plain calls without it); a pool then belongs to that event loop: close it with
+    `aclose()` or `async with`.
 
     Args:
         environ: Where keys (`<PROVIDER>_API_KEY`) and endpoints (`<PROVIDER>_BASE_URL`) are
             read. Default: `load_environ()`, i.e. `os.environ` over `.streamlit/secrets.toml`
             of the current directory; proxies from the environment (`HTTPS_PROXY`, ...) are then
             honoured too, through httpx's own transport.
-        transport: An httpx transport for special cases (default: an `Http11Transport`, or
-            httpx's own when `BLUEPRINT_HTTP_TRANSPORT=httpx` is in `environ`;
-            HTTP/1.1 keep-alive with at most `global_limit` connections per origin).
+        transport: An httpx transport for special cases (default: the pool's own
+            `Connections`, which its client reaches through an `Http11Transport`, or httpx's
+            own transport when `BLUEPRINT_HTTP_TRANSPORT=httpx` is in `environ`; HTTP/1.1
+            keep-alive with at most `global_limit` connections per origin). The pool closes it.
         global_limit: The most attempts in flight at once, over all providers.
         prices: The price table for `cost_usd` (default `PriceTable()`).
         max_attempts: Attempts per call, the first included.
@@ -182,8 +186,10 @@ class ProviderPool:
         self._rng = rng or random.Random()
         self._transport = transport
         self._trust_env = environ is None
-        self._client: httpx.AsyncClient | None = None  # made on the first call
+        self._client = LazyClient(self._make_client)  # made when first needed
         self._direct: DirectPost | None = None  # the client's own transport, without its layers
+        self._connections: Connections | None = None  # the pool's own, shared with the client
+        self._sender: Callable[..., Awaitable[Any]] | None = None  # set by `_ready`
         self._closed = False
         self._global = gate if gate is not None else asyncio.Semaphore(global_limit)
         self._throttle = throttle
@@ -210,32 +216,64 @@ class ProviderPool:
     ) -> None:
         await self.aclose()
 
-    def _http(self) -> httpx.AsyncClient:
-        """The HTTP client, made (and httpx imported) on the first real call."""
-        if self._client is None:
-            # Imported with the first call: a run whose answers are all cached never needs them.
-            import httpx
+    def _ready(self) -> None:
+        """Make what the first real call needs (a run whose answers are all cached needs none).
 
-            import engine.providers.attempt  # noqa: F401  (the sender, imported before any wait)
-            from engine.providers.direct import DirectPost
+        The pool's calls go out on its own connections (`DirectPost`), and httpx is imported
+        only when something needs the client; the client is made now where they cannot (a
+        transport given to the pool that is not an `Http11Transport`, httpx's own transport
+        chosen, or proxies, which httpx applies only with its own transports).
+        """
+        if self._sender is not None:
+            return
+        from engine.providers.attempt import send_built  # the sender, imported before any wait
+        from engine.providers.connections import Connections
+        from engine.providers.direct import DirectPost
+
+        connections: Connections | None = None
+        if self._transport is not None:
+            connections = getattr(self._transport, "connections", None)  # an Http11Transport's
+        elif not self._httpx_transport():
+            connections = self._connections = Connections(self.global_limit)
+        if connections is None:
+            self._http()
+        else:
+            self._direct = DirectPost(connections, self._client)
+        self._sender = send_built
+
+    def _httpx_transport(self) -> bool:
+        """Whether the calls go through httpx's own transport (chosen, or for proxies)."""
+        # httpx applies proxies from the environment only with its own transports
+        proxied = self._trust_env and bool(environment_proxies())
+        return self._environ.get("BLUEPRINT_HTTP_TRANSPORT") == "httpx" or proxied
+
+    def _http(self) -> httpx.AsyncClient:
+        """The HTTP client, made (and httpx imported) when first needed."""
+        return self._client()
+
+    def _make_client(self) -> httpx.AsyncClient:
+        import httpx
+
+        from engine.providers.direct import CLIENT_HEADERS
+
+        transport = self._transport
+        if transport is None and self._connections is not None:
             from engine.providers.transport import Http11Transport
 
-            transport = self._transport
-            # httpx applies proxies from the environment only with its own transports
-            proxied = self._trust_env and bool(environment_proxies())
-            own = self._environ.get("BLUEPRINT_HTTP_TRANSPORT") == "httpx" or proxied
-            if transport is None and not own:
-                transport = Http11Transport(self.global_limit)
-            self._client = httpx.AsyncClient(transport=transport, trust_env=self._trust_env)
-            if isinstance(transport, Http11Transport):  # the client's only transport then
-                self._direct = DirectPost(self._client, transport)
-        return self._client
+            transport = Http11Transport(self._connections)
+        return httpx.AsyncClient(
+            transport=transport, trust_env=self._trust_env, headers=dict(CLIENT_HEADERS)
+        )
 
     async def aclose(self) -> None:
         """Close the HTTP client and its connections (a pool never called has none)."""
         self._closed = True
-        if self._client is not None:
-            await self._client.aclose()
+        if self._client.made is not None:
+            await self._client.made.aclose()
+        elif self._transport is not None and self._sender is not None:  # as its client would
+            await self._transport.aclose()
+        if self._connections is not None:
+            await self._connections.aclose()
 
     def local_model(self, model_id: str) -> LocalModel | None:
         """The local model that answers `model_id`, if it is one."""
@@ -281,9 +319,9 @@ class ProviderPool:
 
     async def _acquire(self, state: _Provider) -> None:
         """Wait out a `Retry-After` pause and the shared rate, then take a provider and a global slot."""
-        # The HTTP client is imported and made before any wait: importing blocks the event
-        # loop, and a call whose shared-rate turn passed meanwhile would go out in a burst.
-        self._http()
+        # The sender is imported and made before any wait: importing blocks the event loop,
+        # and a call whose shared-rate turn passed meanwhile would go out in a burst.
+        self._ready()
         if self._throttle is not None:
             await self._throttle(state.name)
         while True:
@@ -366,8 +404,9 @@ class ProviderPool:
             try:
                 state.attempts += 1
                 started = self._clock()
-                outcome = await _send_built()(
-                    self._http(), endpoint, built, timeout_s, parse, self._direct
+                assert self._sender is not None  # made by `_acquire`
+                outcome = await self._sender(
+                    self._http, endpoint, built, timeout_s, parse, self._direct
                 )
                 elapsed = self._clock() - started
             finally:
@@ -505,10 +544,3 @@ def _default_embedders() -> dict[str, LocalEmbedder]:
     from engine.providers.local_embed import LocalEmbeddings
 
     return {"local": LocalEmbeddings()}
-
-
-def _send_built() -> Callable[..., Awaitable[Any]]:
-    """`engine.providers.attempt.send_built`, imported with httpx on the first real call."""
-    from engine.providers.attempt import send_built
-
-    return send_built

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from engine.providers import ChatRequest, ProviderPool
+from engine.providers.connections import Connections
 from engine.providers.transport import Http11Transport
 from tests.providers.helpers import FakeTime, self_signed_certificate
 
@@ -150,7 +151,7 @@ def test_idle_connections_expire() -> None:
     time_ = FakeTime()
 
     async def body(server: RawServer) -> None:
-        transport = Http11Transport(2, keepalive_expiry_s=5, clock=time_.clock)
+        transport = Http11Transport(Connections(2, keepalive_expiry_s=5, clock=time_.clock))
         async with httpx.AsyncClient(transport=transport) as client:
             await client.post(server.url, json={})
             time_.now += 4
@@ -204,7 +205,7 @@ def test_tls_is_verified(certificate: tuple[Path, Path]) -> None:
         async with httpx.AsyncClient(transport=Http11Transport(2)) as client:
             with pytest.raises(httpx.ConnectError, match="certificate verify failed"):
                 await client.post(server.url, json={})
-        transport = Http11Transport(2, ssl_context=trusting)
+        transport = Http11Transport(Connections(2, ssl_context=trusting))
         async with httpx.AsyncClient(transport=transport) as client:
             assert (await client.post(server.url, json={})).json() == {"tls": True}
 

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.providers import ProviderCallError, ProviderPool
+from engine.providers.connections import Connections
 from engine.providers.http11 import MAX_HEAD, ProtocolError, read_response
 from engine.providers.transport import Http11Transport
 from tests.fakes.llm_server import FakeLLM
@@ -299,7 +300,7 @@ def pool_call(
             environ = {"OPENAI_BASE_URL": f"{url}/v1", "OPENAI_API_KEY": "k"}
             pool = ProviderPool(
                 environ=environ,
-                transport=Http11Transport(4, **transport),
+                transport=Http11Transport(Connections(4, **transport)),
                 max_attempts=max_attempts,
                 **FAST,
             )
@@ -448,7 +449,9 @@ def test_tls_against_the_fake_server_with_its_own_certificate(
         assert fake.url.startswith("https://")
 
         async def main() -> str:
-            trusting = Http11Transport(2, ssl_context=ssl.create_default_context(cafile=cert))
+            trusting = Http11Transport(
+                Connections(2, ssl_context=ssl.create_default_context(cafile=cert))
+            )
             async with ProviderPool(environ=fake.env(), transport=trusting) as pool:
                 return (await pool.chat(ask("openai:m", "over tls"))).text
 
