@@ -28,14 +28,20 @@ def replay_rows(path: str) -> dict[str, dict[str, Any]]:
     return rows
 
 
+def _key(row: CellRow) -> tuple[str, str]:
+    return row.key
+
+
 def comparison_from_rows(
     blueprint: Blueprint,
     rows: Sequence[CellRow],
     key_points: Mapping[str, KeyPoints] | None = None,
     calls: Mapping[str, CallRow] | None = None,
     scores: Mapping[tuple[str, str], CellScore] | None = None,
+    *,
+    run_label: str | None = None,
 ) -> Comparison:
-    """Assemble the comparison of a run from its stored cells.
+    """Assemble the comparison of a run from its stored cells (in any order).
 
     `scores` are cells scored in this process, by (prompt id, model id): the stored result of
     such a cell is that score written out (`cell_row`), so it is used as it is instead of
@@ -48,13 +54,16 @@ def comparison_from_rows(
 
     When the blueprint asks for similarity (`uses_embeddings`) and the run's call log `calls`
     is given, the similarity tables are computed from the embeddings logged there.
+
+    `run_label` is the comparison's content hash when it is known (`build_comparison`).
+    The cells are taken in prompt id, then model id order (code point order on every store).
     """
     cells: list[CellScore] = []
     responses: dict[str, dict[str, str]] = {}
     histories: dict[str, dict[str, list[dict[str, Any]]]] = {}
     errors: dict[str, dict[str, str]] = {}
     systems: dict[str, str | None] = {}
-    for row in rows:
+    for row in sorted(rows, key=_key):
         pid, model = row.prompt_id, row.model_id
         scored = scores.get((pid, model)) if scores else None
         cells.append(scored if scored is not None else cell_from_weval(pid, model, row.result_data))
@@ -76,6 +85,7 @@ def comparison_from_rows(
         errors=errors,
         system_prompts=systems,
         key_points=key_points,
+        run_label=run_label,
     )
     if calls is not None and uses_embeddings(blueprint):
         from engine.run.embedding import attach_similarity

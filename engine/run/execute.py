@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import sys
 import threading
@@ -30,7 +31,7 @@ from engine.run.keypoints import EXTRACT_KIND, extract_all, known_calls_delta
 from engine.run.outcome import Progress, RunOptions, RunOutcome
 from engine.run.plan import CellPlan, RunPlan
 from engine.settings import Settings, load_settings
-from engine.store import JudgmentRow, RunTotals, RunWriter, Store
+from engine.store import CellRow, JudgmentRow, RunTotals, RunWriter, Store
 
 if TYPE_CHECKING:
     from engine.assessment import PointAssessment
@@ -49,30 +50,38 @@ SCORING_MODULES = (
     "engine.report.comparison",
     "engine.offline",
     "engine.run.assemble",
+    "engine.scoring.variants",
 )
-"""What scores cells and writes the comparison (the last two import the rest), in an order
-that imports a few milliseconds' worth at each step."""
+"""What scores cells and writes the comparison (`engine.offline` and `engine.run.assemble`
+import the rest), in an order that imports a few milliseconds' worth at each step."""
 
 
-async def _import_scoring() -> None:
-    """Import `SCORING_MODULES` one by one, each at a moment the event loop is idle.
+async def _when_idle(steps: list[Callable[[], object]]) -> None:
+    """Run `steps` one by one, each at a moment the event loop is idle.
 
-    They are needed only once the first answers are back. Imported before the first calls
-    they would delay them by about 20 ms; imported here, while the first calls are out, they
-    fill the wait for the answers (`python -m bench.run --only cold`). A thread would not do:
-    it would hold the GIL while the first requests are being written. A module that fails to
-    import here fails again, with its error, where the run uses it.
+    A run's start imports what scores cells (`SCORING_MODULES`) and prepares what its end
+    needs this way: imported before the first calls they would delay them by about 20 ms;
+    here, while the first calls are out, they fill the wait for the answers (`python -m
+    bench.run --only cold`). The loop is idle when a 2 ms sleep ends on time. A thread would
+    not do: it would hold the GIL while the first requests are being written. A step that
+    fails ends the rest; its work is done again, failing with its error, where the run uses it.
     """
     loop = asyncio.get_running_loop()
-    for name in SCORING_MODULES:
-        while name not in sys.modules:
+    for step in steps:
+        while True:
             before = loop.time()
             await asyncio.sleep(0.002)
             if loop.time() - before < 0.003:  # the sleep ended on time: nothing else to do
-                try:
-                    importlib.import_module(name)
-                except Exception:  # raised again, with its message, where the run imports it
-                    return
+                break
+        try:
+            step()
+        except Exception:
+            return
+
+
+def _imports(names: tuple[str, ...]) -> list[Callable[[], object]]:
+    """Steps for `_when_idle` that import the modules of `names` not imported yet."""
+    return [functools.partial(importlib.import_module, n) for n in names if n not in sys.modules]
 
 
 def _failed(cell: CellPlan, message: str) -> CellScore:
@@ -134,6 +143,12 @@ class _Runner:
         self.cells: list[CellPlan] = list(plan.cells)
         self.scores: dict[tuple[str, str], CellScore] = {}
         """The cells scored (and recorded) by this process, for the comparison at the end."""
+        self.rows: dict[tuple[str, str], CellRow] = {}
+        """The rows of those cells as they were written (the end reads back only the others)."""
+        self.recorded_before = True
+        """Whether the run had recorded cells before this process (a resume): `run` knows."""
+        self.label: tuple[list[str], str] | None = None
+        """The models of every cell and the comparison's run label for them, made while idle."""
         self.embedding_left = False
         self.summary_error: str | None = None
 
@@ -253,14 +268,15 @@ class _Runner:
             return
         try:
             conv, score = await self._cell(cell)
-            written = self.writer.record_cell(cell_row(self.run_id, conv, score))
-            await self.writer.committed(written)
+            row = cell_row(self.run_id, conv, score)
+            await self.writer.committed(self.writer.record_cell(row))
         except RunStopped:
             return
         except StoreError as exc:  # a local failure: left unrecorded for a resume
             self._local_failure(exc)
             return
         self.scores[cell.key] = score
+        self.rows[cell.key] = row
         self.progress.done_cells += 1
         if score.failed:
             self.progress.failed_cells += 1
@@ -356,6 +372,7 @@ class _Runner:
 
     async def run(self) -> RunOutcome:
         done = self.store.cell_keys(self.run_id)
+        self.recorded_before = bool(done)
         for key in done:
             self.progress.done_cells += 1
             self.progress.per_model.setdefault(key[1], [0, 0])[0] += 1
@@ -385,21 +402,21 @@ class _Runner:
                 await self.run_cell(cell)
 
         workers = min(max(1, self.options.concurrency) * 4, len(self.cells))
-        imports = asyncio.create_task(_import_scoring())
+        idle = asyncio.create_task(_when_idle([*_imports(SCORING_MODULES), self._label]))
         try:
             await asyncio.gather(*(work() for _ in range(workers)))
             await self._embed()
         finally:
             beat.cancel()
-            imports.cancel()
-            await asyncio.gather(beat, imports, return_exceptions=True)
+            idle.cancel()
+            await asyncio.gather(beat, idle, return_exceptions=True)
 
     async def _embed(self) -> None:
         """Embed the answers and ideals once every cell is recorded (similarity, §5.10)."""
         model = self.plan.embedding_model
         if model is None or self.stop.is_set() or self.local_errors:
             return
-        rows = await asyncio.to_thread(self.store.cells, self.run_id)
+        rows = await asyncio.to_thread(self._rows)
         if len(rows) < len(self.plan.cells):
             return
         from engine.run.assemble import comparison_from_rows
@@ -421,7 +438,7 @@ class _Runner:
         from engine.run.assemble import comparison_from_rows
         from engine.summary.service import SUMMARY_KIND, SummaryError, summarize_comparison
 
-        rows = await asyncio.to_thread(self.store.cells, self.run_id)
+        rows = await asyncio.to_thread(self._rows)
         if len(rows) < len(self.plan.cells):
             return
 
@@ -436,12 +453,32 @@ class _Runner:
         except SummaryError as exc:
             self.summary_error = str(exc)
 
+    def _label(self) -> None:
+        """Make the run label of the comparison of every cell (its content hash, 2 ms)."""
+        if self.options.out_dir is not None:
+            from engine.report.comparison import config_content_hash
+
+            models = sorted({c.model_id for c in self.plan.cells})
+            self.label = (models, config_content_hash(self.blueprint, models))
+
+    def _rows(self) -> list[CellRow]:
+        """The run's recorded cells by prompt and model.
+
+        This process's are taken as it wrote them; the others (a resumed run's) are read back.
+        """
+        mine = self.rows
+        if not self.recorded_before:
+            return [mine[key] for key in sorted(mine)]
+        every = {r.key: r for r in self.store.cells(self.run_id)}
+        every.update(mine)
+        return [every[key] for key in sorted(every)]
+
     def finish(self) -> RunOutcome:
         from engine.run.assemble import comparison_from_rows
         from engine.scoring.summary import CellOutcome, summarize_outcomes
 
         self.writer.close()
-        rows = self.store.cells(self.run_id)
+        rows = self._rows()
         p = self.progress
         p.done_cells = len(rows)
         p.failed_cells = sum(1 for r in rows if r.failed)
@@ -469,8 +506,10 @@ class _Runner:
                 if self.plan.embedding_model
                 else None
             )
+            models = sorted({r.model_id for r in rows})
+            label = self.label[1] if self.label is not None and self.label[0] == models else None
             comparison = comparison_from_rows(
-                self.blueprint, rows, self.key_points, calls, self.scores
+                self.blueprint, rows, self.key_points, calls, self.scores, run_label=label
             )
             comparison.rescored_from = self.options.rescored_from
             if self.options.summary_model and (

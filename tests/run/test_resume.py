@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -100,7 +101,12 @@ def test_sigkill_then_resume_repeats_no_finished_call(setup, tmp_path):
     run = store.get_run(run_id)
     assert run.status == "completed"
     assert len(store.cells(run_id)) == PROMPTS
-    assert len(list((tmp_path / "out").glob("*_comparison.json"))) == 1
+    (written,) = (tmp_path / "out").glob("*_comparison.json")
+    # the comparison has the cells of both processes: those read back and those just made
+    comparison = json.loads(written.read_text())
+    every = {f"q{i:02d}" for i in range(PROMPTS)}
+    assert set(comparison["evaluationResults"]["llmCoverageScores"]) == every
+    assert set(comparison["allFinalAssistantResponses"]) == every
     # the totals are those of the whole run, not of its resumed part
     cells = store.cells(run_id)
     assert run.done_calls == PROMPTS
