@@ -474,17 +474,15 @@ class _Runner:
         return [every[key] for key in sorted(every)]
 
     def finish(self) -> RunOutcome:
-        from engine.run.assemble import comparison_from_rows
-        from engine.scoring.summary import CellOutcome, summarize_outcomes
-
         self.writer.close()
         rows = self._rows()
         p = self.progress
         p.done_cells = len(rows)
         p.failed_cells = sum(1 for r in rows if r.failed)
-        self.store.save_totals(self.run_id, self._totals())
+        totals = self._totals()
         if self.local_errors:
             error = f"{len(self.local_errors)} result(s) could not be saved: {self.local_errors[0]}"
+            self.store.save_totals(self.run_id, totals)
             self.store.set_run_status(self.run_id, "failed", error)
             return RunOutcome("failed", None, None, p, error)
         if len(rows) < len(self.plan.cells) or self.embedding_left:
@@ -493,8 +491,20 @@ class _Runner:
                 if self.budget_hit
                 else "Stopped before every call was made."
             )
+            self.store.save_totals(self.run_id, totals)
             self.store.set_run_status(self.run_id, "stopped", error)
             return RunOutcome("stopped", None, None, p, error)
+        try:
+            return self._complete(rows, totals)
+        except BaseException:  # the comparison could not be written: the run is resumable
+            self.store.save_totals(self.run_id, totals)
+            raise
+
+    def _complete(self, rows: list[CellRow], totals: RunTotals) -> RunOutcome:
+        """Summarize the run, write its comparison (when asked) and record it completed."""
+        from engine.run.assemble import comparison_from_rows
+        from engine.scoring.summary import CellOutcome, summarize_outcomes
+
         weights = {pr.id: pr.weight for pr in self.blueprint.prompts}
         summaries = summarize_outcomes(
             (CellOutcome(r.model_id, r.prompt_id, r.score, r.failed) for r in rows), weights
@@ -518,13 +528,12 @@ class _Runner:
                 comparison.extra["executiveSummary"] = written
             path = comparison.write(self.options.out_dir)
         summary = {m: s.model_dump() for m, s in summaries.items()}
-        self.store.save_summary(self.run_id, summary, str(path) if path else None)
-        self.store.set_run_status(self.run_id, "completed")
+        self.store.complete_run(self.run_id, totals, summary, str(path) if path else None)
         return RunOutcome(
             "completed",
             comparison,
             path,
-            p,
+            self.progress,
             summaries=summaries,
             key_points=self.key_points,
             summary_error=self.summary_error,

@@ -205,10 +205,17 @@ class Store(Protocol):
         """Store a run's counters."""
         ...
 
-    def save_summary(
-        self, run_id: str, summary: dict[str, Any], comparison_path: str | None
+    def complete_run(
+        self,
+        run_id: str,
+        totals: RunTotals,
+        summary: dict[str, Any],
+        comparison_path: str | None,
     ) -> None:
-        """Store a completed run's per-model summary and where its comparison was written."""
+        """Mark a run `completed` with its counters, per-model summary and comparison file.
+
+        One write: the run is never seen completed without its summary.
+        """
         ...
 
     def save_executive_summary(self, run_id: str, summary: dict[str, Any]) -> None:

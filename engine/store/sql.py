@@ -215,13 +215,18 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
         """Store a run's counters."""
         self._write(f"UPDATE runs SET {TOTALS_SET} WHERE id=?", (*totals_values(totals), run_id))
 
-    def save_summary(
-        self, run_id: str, summary: dict[str, Any], comparison_path: str | None
+    def complete_run(
+        self,
+        run_id: str,
+        totals: RunTotals,
+        summary: dict[str, Any],
+        comparison_path: str | None,
     ) -> None:
-        """Store a completed run's per-model summary and where its comparison was written."""
+        """Mark a run `completed` with its counters, per-model summary and comparison file."""
         self._write(
-            "UPDATE runs SET comparison_path=?, summary=? WHERE id=?",
-            (comparison_path, json.dumps(summary), run_id),
+            f"UPDATE runs SET {TOTALS_SET}, comparison_path=?, summary=?, status='completed', "
+            "error=NULL, finished_at=?, heartbeat_at=NULL WHERE id=?",
+            (*totals_values(totals), comparison_path, json.dumps(summary), now(), run_id),
         )
 
     def save_executive_summary(self, run_id: str, summary: dict[str, Any]) -> None:

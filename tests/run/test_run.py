@@ -362,3 +362,25 @@ def test_the_written_comparison_is_the_one_assembled_from_the_stored_cells(env, 
         a["status"] for row in scores.values() for c in row.values() for a in c["pointAssessments"]
     }
     assert statuses == {"scored", "errored"}
+
+
+def test_a_comparison_that_cannot_be_written_leaves_the_run_resumable(env, tmp_path):
+    from engine.report.output import OutputError
+    from engine.run.service import prepare_resume
+
+    (tmp_path / "afile").write_text("x")
+    store = open_store()
+    bad = RunOptions(out_dir=tmp_path / "afile" / "out", judge=False)
+    prepared = prepare_run(store, BLUEPRINT, source="bp.yml", options=bad)
+    with pytest.raises(OutputError, match="is not a folder"):
+        run_sync(prepared.run_id, prepared.plan, store, prepared.options)
+    stored = store.get_run(prepared.run_id)
+    assert stored.status == "failed" and stored.summary is None
+    asked = len(env.calls)
+    assert asked > 0 and stored.done_calls == asked  # its counters were kept
+    resumed = prepare_resume(store, prepared.run_id, out_dir=tmp_path / "good")
+    outcome = run_sync(prepared.run_id, resumed.plan, store, resumed.options)
+    assert outcome.status == "completed" and outcome.path is not None and outcome.path.exists()
+    assert len(env.calls) == asked  # nothing asked again
+    stored = store.get_run(prepared.run_id)
+    assert stored.status == "completed" and stored.done_calls == asked and stored.summary

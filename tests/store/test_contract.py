@@ -229,10 +229,17 @@ def test_calls_cache_and_judgments(store):
 def test_totals_and_summary(store):
     run_id = new_run(store)
     store.save_totals(run_id, RunTotals(done_calls=7, cached_calls=2, cost_usd=1.5))
-    store.save_summary(run_id, {"m": {"average": 0.5}}, "/tmp/x.json")
     run = store.get_run(run_id)
     assert (run.done_calls, run.cached_calls, run.cost_usd) == (7, 2, 1.5)
+    store.set_run_status(run_id, "running")
+    store.complete_run(
+        run_id, RunTotals(done_calls=9, cost_usd=2.5), {"m": {"average": 0.5}}, "/tmp/x.json"
+    )
+    run = store.get_run(run_id)
+    assert (run.done_calls, run.cached_calls, run.cost_usd) == (9, 0, 2.5)
     assert run.summary == {"m": {"average": 0.5}} and run.comparison_path == "/tmp/x.json"
+    assert run.status == "completed" and run.error is None
+    assert run.finished_at is not None and run.heartbeat_at is None
 
 
 def test_unknown_run_reads_as_none(store):
