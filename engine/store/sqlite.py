@@ -1,9 +1,11 @@
-"""The SQLite backend of the store: one file in `$BLUEPRINT_HOME`, WAL, one short connection per read."""
+"""The SQLite backend of the store: one file in `$BLUEPRINT_HOME`, WAL, one connection per thread."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +30,7 @@ class SQLiteStore(SQLStore):
 
     def __init__(self, path: Path | str | None = None, *, connect: Connect | None = None) -> None:
         self._connect = connect or connect_sqlite
+        self._local = threading.local()
         try:
             self.path = Path(path) if path is not None else home_dir() / "studio.db"
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -50,10 +53,31 @@ class SQLiteStore(SQLStore):
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
-        conn = self._connect(self.path)
+        """This thread's connection to the file, opened on its first use.
+
+        Opening one costs about as much as a query (SQLite reads the schema anew), and a run
+        makes a dozen queries before its first call. Statements run in autocommit mode and are
+        read to the end, so an idle connection holds no transaction; one that failed, or was
+        left in a transaction, is closed and opened anew. A process made by `fork` opens its
+        own.
+        """
+        held = getattr(self._local, "held", None)
+        if held is not None and held[0] == os.getpid():
+            conn = held[1]
+        else:
+            conn = self._connect(self.path)
+            self._local.held = (os.getpid(), conn)
         try:
             yield conn
-        finally:
+        except BaseException:
+            self._drop(conn)
+            raise
+        if conn.in_transaction:
+            self._drop(conn)
+
+    def _drop(self, conn: sqlite3.Connection) -> None:
+        self._local.held = None
+        with contextlib.suppress(sqlite3.Error):
             conn.close()
 
     def _query(
@@ -84,13 +108,17 @@ class SQLiteStore(SQLStore):
 
     def stream(self, sql: str, size: int = 1000) -> Iterator[list[tuple[Any, ...]]]:
         """The rows of a query without parameters, in batches of at most `size`."""
-        try:
-            with self._conn() as conn:
-                cursor = conn.execute(sql)
-                while batch := cursor.fetchmany(size):
-                    yield batch
+        conn: sqlite3.Connection | None = None
+        try:  # a connection of its own: the caller may query between batches
+            conn = self._connect(self.path)
+            cursor = conn.execute(sql)
+            while batch := cursor.fetchmany(size):
+                yield batch
         except sqlite3.Error as exc:
             raise store_error(self.path, exc) from None
+        finally:
+            if conn is not None:
+                conn.close()
 
     def load(
         self, tables: Iterable[tuple[str, list[str], Iterable[list[tuple[Any, ...]]]]]

@@ -35,6 +35,40 @@ def test_every_connection_commits_without_a_flush_per_commit(tmp_path):
         writer.close()
 
 
+def test_each_thread_keeps_one_connection_and_a_failed_one_is_replaced(tmp_path):
+    # Opening a connection costs as much as a query (SQLite reads the schema anew)
+    import threading
+
+    opened: list[sqlite3.Connection] = []
+
+    def counting(path: Path) -> sqlite3.Connection:
+        opened.append(connect_sqlite(path))
+        return opened[-1]
+
+    store = SQLiteStore(tmp_path / "s.db", connect=counting)
+    digest = store.save_blueprint("a: 1", "t", None)
+    for _ in range(5):
+        assert store.blueprint_text(digest) == "a: 1"
+    assert len(opened) == 1
+    thread = threading.Thread(target=lambda: store.blueprint_text(digest))
+    thread.start()
+    thread.join()
+    assert len(opened) == 2
+    with pytest.raises(StoreError):  # no such blueprint: the write fails
+        store.create_run(
+            blueprint_hash="missing", title=None, config_id=None, options={}, total_calls=0,
+            total_cells=0,
+        )  # fmt: skip
+    with pytest.raises(sqlite3.ProgrammingError):  # closed, not kept
+        opened[0].execute("SELECT 1")
+    assert store.blueprint_text(digest) == "a: 1" and len(opened) == 3
+    # another process (a fork) never uses this one's connection
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit status
+        os._exit(0 if store.blueprint_text(digest) == "a: 1" and len(opened) == 4 else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+
+
 @pytest.mark.parametrize("content", [b"this is not a database at all" * 100, b"SQLite format 3\0"])
 def test_a_garbage_or_truncated_file_says_what_to_do(tmp_path, content):
     path = tmp_path / "studio.db"
