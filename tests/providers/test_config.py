@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,28 @@ def test_a_closed_pool_refuses_calls() -> None:
             await pool.chat(ask("openai:gpt-4.1-mini"))
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("variables", "expected"),
+    [
+        ({}, {}),
+        ({"NO_PROXY": "localhost"}, {}),
+        ({"HTTPS_PROXY": "http://proxy:3128"}, {"https": "http://proxy:3128"}),
+        (
+            {"http_proxy": "http://p:1", "ALL_PROXY": "socks5://s:2"},
+            {"http": "http://p:1", "all": "socks5://s:2"},
+        ),
+        ({"FTP_PROXY": "http://p:1"}, {}),
+        ({"HTTPS_PROXY": ""}, {}),
+    ],
+)
+def test_the_proxies_are_those_the_environment_sets(monkeypatch, variables, expected):
+    # read as urllib.request.getproxies reads them; without a *_proxy variable, not even imported
+    from engine.providers.endpoints import environment_proxies
+
+    for name in [n for n in os.environ if n.lower().endswith("_proxy")]:
+        monkeypatch.delenv(name)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    assert environment_proxies() == expected
