@@ -50,6 +50,12 @@ class RunStopped(EngineError):
     """The run was asked to stop; calls not yet started are left for a resume."""
 
 
+_key_text = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+"""The text a cache key hashes: `json.dumps(payload, sort_keys=True, separators=(",", ":"),
+ensure_ascii=False)`, with one encoder for all keys instead of one per key (a run's start
+makes one key per cell)."""
+
+
 def call_key(kind: str, request: ChatRequest, repeat: int = 0) -> str:
     """Hash everything that changes an answer: provider/model, messages, settings, repeat index."""
     payload = {
@@ -63,15 +69,13 @@ def call_key(kind: str, request: ChatRequest, repeat: int = 0) -> str:
     }
     if request.variant is not None:  # custom models only: keeps the other keys as they were
         payload["variant"] = request.variant
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(_key_text(payload).encode("utf-8")).hexdigest()
 
 
 def embed_key(request: EmbedRequest) -> str:
     """Hash what changes an embedding: the model and the text (Weval's `{modelId, text}`)."""
     payload = {"kind": "embed", "model": request.model_id, "text": request.text}
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(_key_text(payload).encode("utf-8")).hexdigest()
 
 
 def judge_request(judge: JudgeSpec, system: str, user: str) -> ChatRequest:
