@@ -231,8 +231,11 @@ class ProviderPool:
         from engine.providers.direct import DirectPost
 
         connections: Connections | None = None
-        if self._transport is not None:
-            connections = getattr(self._transport, "connections", None)  # an Http11Transport's
+        if self._transport is not None:  # given: httpx is imported already
+            from engine.providers.transport import Http11Transport
+
+            if isinstance(self._transport, Http11Transport):
+                connections = self._transport.connections
         elif not self._httpx_transport():
             connections = self._connections = Connections(self.global_limit)
         if connections is None:

@@ -15,8 +15,8 @@ against the same bytes) at a tenth of its cost.
 
 The connections themselves are `engine.providers.connections.Connections`, which needs no
 httpx: the pool's own calls use them directly before httpx is even imported, and the
-transport the pool later gives its client shares them (`connections=`). Scope and faults are
-those of `Connections`.
+transport the pool later gives its client shares them (`Http11Transport(connections)`). Scope
+and faults are those of `Connections`.
 """
 
 from __future__ import annotations
