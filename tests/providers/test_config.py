@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import ConfigError, MissingKeyError, UnknownProviderError
-from engine.providers import ProviderPool, load_environ, read_secrets
+from engine.providers import ChatRequest, ProviderPool, load_environ, read_secrets
 from tests.providers.helpers import ask
 
 
@@ -149,3 +149,33 @@ def test_the_proxies_are_those_the_environment_sets(monkeypatch, variables, expe
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
     assert environment_proxies() == expected
+
+
+def test_a_key_with_a_line_break_is_refused_by_name_and_a_pasted_line_end_is_dropped():
+    # Sent as it is, the break would end the header line: a malformed or injected request
+    environ = {"OPENAI_API_KEY": "sk-secret\nX-Injected: 1"}
+    message = check(environ, "openai:gpt-4.1-mini")
+    assert message is not None and "OPENAI_API_KEY" in message and "line break" in message
+    assert "sk-secret" not in message
+    assert check({"OPENAI_API_KEY": "sk-caf\u00e9"}, "openai:m") is not None
+    assert check({"OPENAI_API_KEY": "sk-pasted\r\n"}, "openai:gpt-4.1-mini") is None
+    assert "needs an API key" in (check({"OPENAI_API_KEY": " \n"}, "openai:m") or "")
+
+
+def test_a_pasted_line_end_never_reaches_the_wire() -> None:
+    import json
+
+    from tests.providers.test_transport import RawServer, ok, serve
+
+    chat = {"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}]}
+
+    async def body(server: RawServer) -> None:
+        environ = {"OPENAI_API_KEY": "sk-pasted\n", "OPENAI_BASE_URL": f"{server.url}/v1"}
+        async with ProviderPool(environ=environ) as pool:
+            reply = await pool.chat(
+                ChatRequest(model_id="openai:m", messages=[{"role": "user", "content": "q"}])
+            )
+            assert reply.text == "hi"
+
+    server = serve([ok(json.dumps(chat).encode())], body)
+    assert b"\r\nAuthorization: Bearer sk-pasted\r\n" in server.requests[0][0]
