@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import ssl
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from engine.providers.http11 import MAX_BODY, MAX_HEAD, Answer, ProtocolError, r
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["Connections", "Origin"]
+__all__ = ["Connections", "Origin", "tls_context"]
 
 Origin = tuple[str, str, int]
 """(scheme, host, port) of a connection."""
@@ -55,6 +56,24 @@ def _limit(seconds: float | None) -> contextlib.AbstractAsyncContextManager[obje
     return _NO_LIMIT if seconds is None else asyncio.timeout(seconds)
 
 
+def tls_context() -> ssl.SSLContext:
+    """The TLS settings of a connection, as `httpx.create_ssl_context()` makes them.
+
+    Certificates are verified against `SSL_CERT_FILE` or `SSL_CERT_DIR` when the environment
+    sets one, else against certifi's bundle (without importing httpx, which a run's first
+    calls do not need).
+    """
+    cafile = os.environ.get("SSL_CERT_FILE")
+    if cafile:
+        return ssl.create_default_context(cafile=cafile)
+    capath = os.environ.get("SSL_CERT_DIR")
+    if capath:
+        return ssl.create_default_context(capath=capath)
+    import certifi
+
+    return ssl.create_default_context(cafile=certifi.where())
+
+
 def _fault(kind: str, message: str, request: httpx.Request | None) -> Exception:
     """The httpx error `kind` (`ConnectError`, `ReadTimeout`, ...), httpx imported only now."""
     import httpx
@@ -68,7 +87,7 @@ class Connections:
 
     Args:
         limit: Connections (and requests in flight) per origin.
-        ssl_context: TLS settings (default `httpx.create_ssl_context()`, made on first use).
+        ssl_context: TLS settings (default `tls_context()`, made on first use).
         keepalive_expiry_s: Idle connections older than this are closed, not reused.
         clock: Monotonic seconds.
         max_head_bytes: The largest status line plus headers accepted.
@@ -121,9 +140,7 @@ class Connections:
         context: ssl.SSLContext | None = None
         if scheme == "https":
             if self._ssl_context is None:
-                import httpx
-
-                self._ssl_context = httpx.create_ssl_context()
+                self._ssl_context = tls_context()
             context = self._ssl_context
         try:
             async with _limit(timeout_s):

@@ -251,3 +251,23 @@ def test_httpx_own_transport_can_be_chosen(fake_llm):
             return response
 
     assert asyncio.run(main()).text
+
+
+@pytest.mark.parametrize("variable", [None, "SSL_CERT_FILE", "SSL_CERT_DIR"])
+def test_tls_settings_are_httpxs(monkeypatch, tmp_path, variable) -> None:
+    # made without importing httpx, they must trust exactly what httpx's would
+    import certifi
+
+    from engine.providers.connections import tls_context
+
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    if variable == "SSL_CERT_FILE":
+        monkeypatch.setenv(variable, certifi.where())
+    elif variable == "SSL_CERT_DIR":
+        monkeypatch.setenv(variable, str(tmp_path))
+    ours, theirs = tls_context(), httpx.create_ssl_context()
+    assert ours.cert_store_stats() == theirs.cert_store_stats()
+    assert ours.get_ca_certs() == theirs.get_ca_certs()
+    assert (ours.verify_mode, ours.check_hostname) == (theirs.verify_mode, theirs.check_hostname)
+    assert (ours.minimum_version, ours.options) == (theirs.minimum_version, theirs.options)

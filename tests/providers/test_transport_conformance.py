@@ -496,3 +496,34 @@ def test_the_pool_honours_a_proxy_from_the_environment(
 
     assert asyncio.run(main()) == "via the proxy"
     assert targets == [b"http://llm.example/v1/chat/completions"]
+
+
+def test_a_certificate_named_by_ssl_cert_file_is_trusted_without_importing_httpx(
+    certificate: tuple[Path, Path],
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    cert, key = certificate
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_context.load_cert_chain(cert, key)
+    probe = (
+        "import asyncio, sys\n"
+        "from engine.providers import ChatRequest, ProviderPool\n"
+        "async def main():\n"
+        "    async with ProviderPool(environ=dict(OPENAI_API_KEY='k', "
+        "OPENAI_BASE_URL=sys.argv[1])) as pool:\n"
+        "        request = ChatRequest(model_id='openai:m', messages=[dict(role='user', content='tls')])\n"
+        "        print((await pool.chat(request)).text.endswith('tls'), 'httpx' in sys.modules)\n"
+        "asyncio.run(main())\n"
+    )
+    with FakeLLM(ssl_context=server_context) as fake:
+        out = subprocess.run(
+            [sys.executable, "-c", probe, f"{fake.url}/v1"],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "SSL_CERT_FILE": str(cert)},
+        )
+    assert out.stdout.split() == ["True", "False"]
