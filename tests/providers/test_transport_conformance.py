@@ -439,13 +439,19 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return self_signed_certificate(tmp_path_factory.mktemp("tls"))
 
 
+def _serving(certificate: tuple[Path, Path]) -> ssl.SSLContext:
+    """The TLS settings of a server that presents `certificate`."""
+    cert, key = certificate
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
 def test_tls_against_the_fake_server_with_its_own_certificate(
     certificate: tuple[Path, Path],
 ) -> None:
-    cert, key = certificate
-    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    server_context.load_cert_chain(cert, key)
-    with FakeLLM(ssl_context=server_context) as fake:
+    cert, _ = certificate
+    with FakeLLM(ssl_context=_serving(certificate)) as fake:
         assert fake.url.startswith("https://")
 
         async def main() -> str:
@@ -505,9 +511,7 @@ def test_a_certificate_named_by_ssl_cert_file_is_trusted_without_importing_httpx
     import subprocess
     import sys
 
-    cert, key = certificate
-    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    server_context.load_cert_chain(cert, key)
+    cert, _ = certificate
     probe = (
         "import asyncio, sys\n"
         "from engine.providers import ChatRequest, ProviderPool\n"
@@ -518,7 +522,7 @@ def test_a_certificate_named_by_ssl_cert_file_is_trusted_without_importing_httpx
         "        print((await pool.chat(request)).text.endswith('tls'), 'httpx' in sys.modules)\n"
         "asyncio.run(main())\n"
     )
-    with FakeLLM(ssl_context=server_context) as fake:
+    with FakeLLM(ssl_context=_serving(certificate)) as fake:
         out = subprocess.run(
             [sys.executable, "-c", probe, f"{fake.url}/v1"],
             capture_output=True,
