@@ -9,7 +9,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from engine.errors import ConfigError, MissingKeyError, UnknownProviderError
 from engine.modelids import PROVIDERS, ProviderInfo, split_model_id
@@ -118,8 +118,7 @@ _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
-@dataclass(frozen=True, slots=True)
-class PlainURL:
+class PlainURL(NamedTuple):
     """A plain URL (see `_PLAIN_URL`) in the parts httpx would parse it into.
 
     Attributes:
