@@ -20,7 +20,7 @@ from engine.checks.call import ENV_HELP, MIN_SECRET
 from engine.checks.netguard import resolve_refusal
 from engine.errors import ConfigError
 from engine.jsvalues import js_string
-from engine.providers.endpoints import Endpoint, WireApi
+from engine.providers.endpoints import HEADER_NAME, HEADER_VALUE, Endpoint, WireApi
 from engine.settings import Settings
 
 __all__ = [
@@ -35,8 +35,6 @@ OPENAI_STYLE: Final = frozenset({"openai", "openrouter", "mistral", "together", 
 """`inherit` values whose chat shape is OpenAI's (Weval's default shape too)."""
 _ENV_VAR: Final = re.compile(r"\$\{([^}]+)\}")
 _NAME_SHOWN: Final = 60
-_HEADER_NAME: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-_HEADER_VALUE: Final = re.compile(r"[\t\x20-\x7e]*")
 
 
 @dataclass(frozen=True)
@@ -123,12 +121,12 @@ def header_problem(name: str, value: str | None) -> str | None:
         name: The header name.
         value: The value (None to check the name only); it is never quoted.
     """
-    if not _HEADER_NAME.fullmatch(name):
+    if not HEADER_NAME.fullmatch(name):
         return (
             f"the header name {json.dumps(_shown(name))} is not a valid HTTP header name "
             "(letters, digits and - only, no spaces)"
         )
-    if value is not None and not _HEADER_VALUE.fullmatch(value):
+    if value is not None and not HEADER_VALUE.fullmatch(value):
         return (
             f"the value of the header '{name}' must be one line of plain ASCII text "
             "(no line breaks, control or non-ASCII characters)"

@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from engine import __version__
 from engine.providers.connections import Connections, Origin
-from engine.providers.endpoints import plain_url
+from engine.providers.endpoints import HEADER_NAME, HEADER_VALUE, plain_url
 from engine.providers.http11 import Answer
 
 if TYPE_CHECKING:
@@ -50,8 +49,6 @@ version and on which decoders are installed, so the head written here is known w
 _HTTPX_LOG = logging.getLogger("httpx")
 _PLACEHOLDER = b"{}"
 _LENGTH_LINE = b"\r\nContent-Length: %d\r\n" % len(_PLACEHOLDER)
-_NAME = re.compile(r"[-!#$%&'*+.^_`|~0-9A-Za-z]+")
-_VALUE = re.compile(r"[\t\x20-\x7e]*")
 _SET_BY_HTTPX = frozenset({"host", "content-length", "transfer-encoding", "cookie"})
 
 _Template = tuple[Origin, bytes, bytes]
@@ -78,7 +75,7 @@ def plain_head(url: str, headers: Mapping[str, str]) -> tuple[Origin, bytes] | N
     if given & _SET_BY_HTTPX:
         return None
     for name, value in headers.items():
-        if not (_NAME.fullmatch(name) and _VALUE.fullmatch(value)):
+        if not (HEADER_NAME.fullmatch(name) and HEADER_VALUE.fullmatch(value)):
             return None
     fields = [(n, v) for n, v in CLIENT_HEADERS.items() if n.lower() not in given]
     fields += headers.items()

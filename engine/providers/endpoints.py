@@ -112,7 +112,9 @@ _PLAIN_URL = re.compile(r"(https?)://([a-z0-9.-]+)(?::([1-9][0-9]{0,4}))?(/[A-Za
 """A URL that needs no normalising (lower-case scheme and host, no credentials, query or
 fragment): `display_url` writes it without parsing, as httpx would."""
 
-_HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
+HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+"""An HTTP header field's name (a token)."""
+HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
 """What a header field's value may hold: printable ASCII and tabs (never a line break)."""
 _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
@@ -267,7 +269,7 @@ def resolve(model_id: str, environ: Mapping[str, str]) -> Endpoint:
             f"{info.url_env} must be an http:// or https:// URL (got '{parsed}') for '{model_id}'."
         )
     key = (environ.get(info.key_env) or "").strip() or None  # a pasted key's line end
-    if key is not None and not _HEADER_VALUE.fullmatch(key):
+    if key is not None and not HEADER_VALUE.fullmatch(key):
         raise ConfigError(
             f"{info.key_env} holds a line break, a control character or a non-ASCII character "
             "inside the key, which cannot be sent in an HTTP header. Copy the key again."
