@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import time
 from abc import ABC, abstractmethod
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -50,7 +52,10 @@ _VERSIONS = (
     "SELECT draft_id, number, title, LENGTH(text), kind, note, author, created_at, updated_at "
     "FROM draft_versions WHERE draft_id=? ORDER BY number DESC"
 )
-_TRIES = 5
+# A lost race means another save of the same draft just succeeded; the loser waits a random
+# moment that grows with each loss (so two savers stop colliding) and tries again.
+_TRIES = 40
+_BACKOFF_S = 0.002
 
 
 def _stamp(moment: datetime) -> str:
@@ -101,7 +106,9 @@ class DraftQueries(ABC):
             StoreError: The store cannot be written, or other saves of the same draft kept
                 winning the race for the next version number.
         """
-        for _ in range(_TRIES):
+        for attempt in range(_TRIES):
+            if attempt:
+                time.sleep(random.uniform(0, _BACKOFF_S * min(attempt, 10)))
             rows = self._query(_LAST, (draft_id,))[1]
             last = rows[0] if rows else None
             at = datetime.now(UTC)
