@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ import click
 
 from engine.blueprint import load_blueprint
 from engine.errors import BlueprintError, EngineError
+from engine.loop import run_to_end
 from engine.scoring.cells import CellScore
 
 
@@ -137,8 +137,8 @@ def score(
 
         try:
             store = open_store()  # judges' answers are cached in $BLUEPRINT_HOME
-            cells = asyncio.run(
-                score_with_judges(blueprint, rows, env, chosen[0], chosen[1], store)
+            cells = run_to_end(
+                lambda: score_with_judges(blueprint, rows, env, chosen[0], chosen[1], store)
             )
         except EngineError as exc:
             click.echo(str(exc), err=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
 
@@ -14,6 +13,7 @@ from engine.drafting.prompts import (
     points_messages,
 )
 from engine.errors import EngineError
+from engine.loop import run_to_end
 from engine.providers import ChatRequest, PriceTable, ProviderPool
 from engine.settings import load_settings
 from engine.store import Store
@@ -54,7 +54,7 @@ def _ask(
                 writer.close()
 
     try:
-        return asyncio.run(go())
+        return run_to_end(go)
     except DraftRefused:
         raise
     except EngineError as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -11,6 +10,7 @@ from typing import Any
 
 from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
+from engine.loop import run_to_end
 from engine.providers import PriceTable
 from engine.providers.collections import KnownCollections
 from engine.providers.types import DEFAULT_CONCURRENCY
@@ -215,7 +215,7 @@ def run_sync(
     # The outcome is not the main task's result: asyncio.run's SIGINT handling formats that
     # task (result included) when it restores the signal handler, which for a big run took
     # seconds (the whole comparison's repr).
-    asyncio.run(main())
+    run_to_end(main)
     return outcome[0]
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 
 from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
+from engine.loop import run_to_end
 from engine.providers import ChatRequest, PriceTable, ProviderPool
 from engine.report.comparison import Comparison
 from engine.run.assemble import stored_comparison
@@ -83,6 +83,6 @@ def summarize_run(
             finally:
                 writer.close()
 
-    result = asyncio.run(go())
+    result = run_to_end(go)
     store.save_executive_summary(run_id, result.summary)
     return result

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import streamlit as st
 
 from engine.errors import ConfigError
+from engine.loop import run_to_end
 from engine.providers import SECRETS_PATH, load_environ
 from engine.providers.keyfile import KeyStatus, check_key, key_statuses, save_key
 from studio import access
@@ -99,7 +99,7 @@ def _test_panel(providers: list[str]) -> None:
     )
     if st.button("Test this key", icon=":material/network_check:"):
         with st.spinner("Calling the provider…"):
-            result = asyncio.run(check_key(model.strip(), load_environ()))
+            result = run_to_end(lambda: check_key(model.strip(), load_environ()))
         (st.success if result.ok else st.error)(result.message)
 
 
