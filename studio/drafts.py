@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from engine.blueprint.depth import check_nesting
 from engine.blueprint.inputs import blueprint_from_bytes
+from engine.blueprint.text import mask_unicode_breaks
 from engine.errors import BlueprintError, InputError
 from engine.settings import Settings
 from engine.store import DraftRow, DraftVersion, RunRecord, Store
@@ -150,9 +152,13 @@ def read_upload(data: bytes, name: str, settings: Settings | None = None) -> str
             "Save the blueprint under one of these names."
         )
     try:
-        return blueprint_from_bytes(data, file=name, settings=settings)
+        text = blueprint_from_bytes(data, file=name, settings=settings)
+        check_nesting(mask_unicode_breaks(text)[0])  # lines as the loader counts them
     except BlueprintError as exc:
+        if exc.file is None:  # the nesting check's error: name the file
+            raise InputError(f"{name}:{exc.line}:{exc.column}: {exc.message}") from None
         raise InputError(str(exc)) from None
+    return text
 
 
 def version_note(version: DraftVersion) -> str:

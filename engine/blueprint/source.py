@@ -17,6 +17,7 @@ import yaml
 from yaml._yaml import CParser  # the libyaml C parser (PyYAML built with libyaml)
 
 from engine.blueprint.compose import MAX_DEPTH, Composer, too_deep
+from engine.blueprint.depth import raise_if_depth_error
 from engine.blueprint.scalars import js_int
 from engine.blueprint.spans import (
     DuplicateKey,
@@ -93,6 +94,10 @@ def load_yaml_documents(
     try:
         return Composer(duplicates, restore).documents(parser.get_event)
     except yaml.MarkedYAMLError as exc:
+        try:
+            raise_if_depth_error(exc, text)  # libyaml's own bound (6.0.4) is not the engine's
+        except BlueprintError as deep:
+            raise _unmasked(deep, restore) from None
         raise _unmasked(explain_syntax_error(exc, text), restore) from None
     except yaml.reader.ReaderError as exc:
         raise _unmasked(explain_reader_error(exc, text), restore) from None

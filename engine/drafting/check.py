@@ -75,8 +75,9 @@ def _parse(text: str) -> Blueprint:
     try:
         blueprint = parse_blueprint(text, source="draft.yml")
     except BlueprintError as exc:
+        where = f" at line {exc.line}, column {exc.column}" if exc.line is not None else ""
         raise DraftRefused(
-            f"The model's answer is not a usable blueprint ({exc.message}). Nothing was "
+            f"The model's answer is not a usable blueprint{where} ({exc.message}). Nothing was "
             "inserted; try again."
         ) from None
     for prompt in blueprint.prompts:

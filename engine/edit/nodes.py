@@ -15,6 +15,7 @@ from yaml._yaml import CParser
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
+from engine.blueprint.depth import check_nesting
 from engine.blueprint.text import mask_unicode_breaks
 from engine.errors import BlueprintError
 
@@ -71,8 +72,15 @@ def compose_all(text: str) -> list[Node]:
     Raises:
         EditError: The text is not valid YAML; the edit cannot be placed.
     """
+    masked = mask_unicode_breaks(text)[0]  # positions as the parser has them
     try:
-        loader = _Composer(mask_unicode_breaks(text)[0])  # positions as the parser has them
+        check_nesting(masked)  # the C composer recurses once per level: bound it first
+    except BlueprintError as exc:
+        raise EditError(
+            f"Line {exc.line}, column {exc.column}: {exc.message} Fix it in the YAML view first."
+        ) from None
+    try:
+        loader = _Composer(masked)
         try:
             nodes = []
             while loader.check_node():
