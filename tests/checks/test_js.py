@@ -168,7 +168,8 @@ def test_limits_end_in_an_errored_assessment_quickly(source, needle):
 
 
 def test_memory_bomb_names_the_limit():
-    env = CheckEnv(js_memory_limit=16 << 20)
+    # a time limit a busy machine cannot reach first: the memory limit is what must stop it
+    env = CheckEnv(js_memory_limit=16 << 20, js_time_limit_s=5.0)
     assessment = assess("js", "x", "let a = []; while (true) a.push('y'.repeat(1 << 20));", env=env)
     assert assessment.status == "errored"
     assert "out of memory" in (assessment.error or "")

@@ -37,6 +37,9 @@ from tests.checks.conftest import raw
 
 ROOT = Path(__file__).resolve().parents[2]
 GB = 1 << 30
+# Unbounded, these inputs take minutes (or never end); bounded, well under a second on a quiet
+# machine. The bound leaves room for a machine busy with other tests.
+BOUNDED_S = 10.0
 DEEP = "(?:" * 5000 + "a" + ")" * 5000
 
 # (pattern, flags, text): Node accepts each pattern and matches without expanding the repeat.
@@ -172,7 +175,7 @@ def test_compiling_is_bounded_for_long_and_nested_patterns() -> None:
         """
     )
     for seconds, _valid, _result in out:
-        assert seconds < 3.0
+        assert seconds < BOUNDED_S
     assert [r[1:] for r in out[:2]] == [[True, False], [True, False]]
 
 
@@ -190,7 +193,7 @@ def test_a_very_long_word_is_bounded_in_the_word_functions() -> None:
         """
     )
     assert [r[1] for r in out] == [False, True, False]
-    assert all(seconds < 3.0 for seconds, _ in out)
+    assert all(seconds < BOUNDED_S for seconds, _ in out)
 
 
 def test_very_long_needles_are_bounded_in_the_caseless_string_functions() -> None:
@@ -210,7 +213,7 @@ def test_very_long_needles_are_bounded_in_the_caseless_string_functions() -> Non
         """
     )
     assert [r[1] for r in out] == [True, True, True, False]
-    assert all(seconds < 3.0 for seconds, _ in out)
+    assert all(seconds < BOUNDED_S for seconds, _ in out)
 
 
 def test_tool_argument_matching_with_huge_repeats_is_bounded() -> None:
@@ -382,7 +385,7 @@ CAPTURE_LOOP = "(" * 40 + "\\1" + ")" * 40 + "{65535,}?"
 def test_a_repeat_of_capturing_groups_quickjs_cannot_stop_is_errored_at_once() -> None:
     start = time.monotonic()
     results = [raw(fn, " \u2029ab", CAPTURE_LOOP) for fn in ("matches", "not_imatches")]
-    assert time.monotonic() - start < 1.0
+    assert time.monotonic() - start < 4.0  # 18 s if QuickJS ran them
     for result in results:
         assert isinstance(result, dict) and "simplify the pattern" in result["error"]
     assert is_limit_message(regex_error(CAPTURE_LOOP, "") or "")  # lint says so at the pattern

@@ -29,7 +29,7 @@ from engine.lint.rules.fnpoint import regex_error
 from tests.checks.conftest import assess
 
 GB = 1 << 30
-SECONDS = 5.0
+SECONDS = 10.0
 
 COUNTS = st.sampled_from([0, 1, 2, 3, 7, 100, 1000, 65535, 10**5, 10**7, 2**31 - 1, 2**31, 10**20])
 LITERALS = st.sampled_from(
