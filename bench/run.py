@@ -9,11 +9,14 @@ Prints, each beside the ideal (calls x latency / concurrency):
   client in this process: the server's own floor (its handling adds to the latency, and 900
   calls over 32 connections take 29 waves, not 28.1), so what is above it is the run's own;
 - warm: the same run again, everything cached (target <= 0.4 s and 0 calls);
+- proxy: the cold run with HTTP(S)_PROXY and ALL_PROXY set and the host in NO_PROXY (target
+  <= 1.15x the run without them), and through a forwarding proxy on loopback (`bench.proxy`;
+  target: no slower than a plain httpx client sending the same calls through it);
 - throughput: 5,000 calls at 0 ms latency, concurrency 64 (target >= 2,500 calls/s; the fake
   server shares the machine's cores);
 - peak memory of a 10,000-call run (target <= 300 MB).
 The machine may be shared: compare ratios, and run before/after in the same session.
-Run: python -m bench.run [--repeat N] [--only cold|warm|throughput|memory|gc]
+Run: python -m bench.run [--repeat N] [--only cold|warm|proxy|throughput|memory|gc]
 (N runs of each, the best kept)
 """
 
@@ -205,6 +208,89 @@ def cold_and_warm(repeat: int, cold_runs: bool = True) -> bool:
     return ok
 
 
+# A plain httpx client through the same proxy: the same calls at the same concurrency, timed
+# as a whole process too (interpreter start and httpx's import included, as for the run).
+_HTTPX_CHILD = """
+import asyncio, sys, time
+start = time.perf_counter()
+import httpx
+url, proxy, calls, concurrency = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+async def main():
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(proxy=proxy, limits=limits, timeout=60) as client:
+        gate = asyncio.Semaphore(concurrency)
+        async def one(i):
+            body = {"model": "fake-a", "messages": [{"role": "user", "content": f"Q {i}?"}]}
+            async with gate:
+                answer = await client.post(url + "/v1/chat/completions", json=body,
+                                           headers={"Authorization": "Bearer bench-key"})
+                answer.raise_for_status()
+                answer.json()["choices"][0]["message"]["content"]
+        await asyncio.gather(*(one(i) for i in range(calls)))
+asyncio.run(main())
+print(f"{time.perf_counter() - start:.3f}")
+"""
+
+
+def _httpx_through(url: str, proxy: str, calls: int) -> float:
+    out = subprocess.run(
+        [sys.executable, "-c", _HTTPX_CHILD, url, proxy, str(calls), str(CONCURRENCY)],
+        env=bytecode_env(os.environ), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return float(out.stdout.split()[-1])
+
+
+def proxies(repeat: int) -> bool:
+    """The cold run with proxy variables set: the host in NO_PROXY, then through a real proxy.
+
+    Runs are interleaved (plain, with the variables, through the proxy, httpx through the
+    proxy), `repeat` rounds, the best of each kept.
+    """
+    calls = 900
+    text = blueprint(300, ["openai:fake-a", "openai:fake-b", "openai:fake-c"])
+    unset = {"http_proxy", "https_proxy", "all_proxy", "no_proxy"}
+    plain, bypass, through, httpx_times = [], [], [], []
+    with (
+        server_process("--latency-ms", str(LATENCY_MS)) as url,
+        server_process(module="bench.proxy") as proxy,
+    ):
+        dead = "http://127.0.0.1:9"  # a proxy that is never there: using it would fail the run
+        variables = {"HTTP_PROXY": dead, "HTTPS_PROXY": dead, "ALL_PROXY": dead}
+        for _ in range(repeat):
+            for times, extra in (
+                (plain, {}),
+                (bypass, {**variables, "NO_PROXY": "localhost,127.0.0.1"}),
+                (through, {"HTTP_PROXY": proxy}),
+            ):
+                with tempfile.TemporaryDirectory() as tmp:
+                    env = {**_env(Path(tmp), url), **extra}
+                    env = {k: v for k, v in env.items() if k.lower() not in unset or k in extra}
+                    times.append(run_process(Path(tmp), text, env, CONCURRENCY))
+            httpx_times.append(_httpx_through(url, proxy, calls))
+    ok = True
+    best_plain = min(t.wall for t in plain)
+    best_bypass = min(bypass, key=lambda t: t.wall)
+    ratio = best_bypass.wall / best_plain
+    good = best_bypass.status == "completed" and best_bypass.calls == calls and ratio <= 1.15
+    ok &= good
+    print(
+        f"proxy variables set, the host in NO_PROXY: {best_bypass.wall:.2f} s against "
+        f"{best_plain:.2f} s without them, ratio {ratio:.2f} (target <= 1.15) "
+        f"{'OK' if good else 'MISSED'}"
+    )
+    best_through = min(through, key=lambda t: t.wall)
+    best_httpx = min(httpx_times)
+    ratio = best_through.wall / best_httpx
+    good = best_through.status == "completed" and best_through.calls == calls and ratio <= 1.0
+    ok &= good
+    print(
+        f"through a forwarding proxy on loopback: the run {best_through.wall:.2f} s, a plain "
+        f"httpx client (same calls, same concurrency, whole process) {best_httpx:.2f} s, "
+        f"ratio {ratio:.2f} (target <= 1.00) {'OK' if good else 'MISSED'}"
+    )
+    return ok
+
+
 def throughput(repeat: int) -> bool:
     """5,000 calls at 0 ms latency, concurrency 64: calls per second of the whole process."""
     calls = 5000
@@ -317,7 +403,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; the best is kept")
     parser.add_argument(
         "--only",
-        choices=["cold", "warm", "throughput", "memory", "gc"],
+        choices=["cold", "warm", "proxy", "throughput", "memory", "gc"],
         default=None,
         help="one part only (`cold` prints the cold and the warm lines, `warm` the warm line)",
     )
@@ -326,6 +412,8 @@ def main() -> int:
     compile_once()
     if args.only in (None, "cold", "warm"):
         ok &= cold_and_warm(args.repeat, cold_runs=args.only != "warm")
+    if args.only in (None, "proxy"):
+        ok &= proxies(args.repeat)
     if args.only in (None, "throughput"):
         ok &= throughput(args.repeat)
     if args.only in (None, "memory"):

@@ -35,6 +35,8 @@ from engine.providers.http11 import Answer
 if TYPE_CHECKING:
     import httpx
 
+    from engine.providers.proxies import ProxyRoutes
+
 __all__ = ["CLIENT_HEADERS", "DirectPost", "LazyClient", "encode_json", "plain_head"]
 
 CLIENT_HEADERS: Mapping[str, str] = {
@@ -114,11 +116,20 @@ class DirectPost:
         connections: The connections the client's transport uses (`Http11Transport`).
         client: The pool's client, made when first needed (its headers are `CLIENT_HEADERS`;
             its cookies and timeouts are the reference).
+        proxies: The environment's proxies, if it names any: a URL they apply to is left
+            to the client, which sends it through the proxy.
     """
 
-    def __init__(self, connections: Connections, client: LazyClient) -> None:
+    def __init__(
+        self,
+        connections: Connections,
+        client: LazyClient,
+        *,
+        proxies: ProxyRoutes | None = None,
+    ) -> None:
         self._connections = connections
         self._client = client
+        self._proxies = proxies
         self._templates: dict[tuple[str, tuple[tuple[str, str], ...]], _Template | None] = {}
 
     def usable(self) -> bool:
@@ -132,6 +143,9 @@ class DirectPost:
         key = (url, tuple(headers.items()))
         if key in self._templates:
             return self._templates[key]
+        if self._proxies is not None and self._proxies.proxied(url):
+            self._templates[key] = None  # the client sends it, through the proxy
+            return None
         plain = plain_head(url, headers)
         origin, head = plain if plain is not None else self._client_head(url, headers)
         template: _Template | None = None

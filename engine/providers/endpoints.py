@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +17,6 @@ __all__ = [
     "SECRETS_PATH",
     "Endpoint",
     "display_url",
-    "environment_proxies",
     "load_environ",
     "read_secrets",
     "resolve",
@@ -88,24 +86,6 @@ def load_environ(
     merged = read_secrets(secrets_path) if secrets_path is not None else {}
     merged.update(os.environ if base is None else base)
     return merged
-
-
-def environment_proxies() -> dict[str, str]:
-    """Return the proxies the environment sets for HTTP (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`).
-
-    Keys are the lower-cased schemes (`http`, `https`, `all`); `NO_PROXY` is not a proxy.
-    """
-    if sys.platform not in ("darwin", "win32") and not any(
-        name[-6:].lower() == "_proxy" for name in os.environ
-    ):
-        return {}  # all `urllib.request.getproxies` reads here: no `*_proxy` variable, no proxy
-    import urllib.request  # imported on first use: it pulls in http.client and email
-
-    return {
-        scheme: url
-        for scheme, url in urllib.request.getproxies().items()
-        if scheme in ("http", "https", "all") and url
-    }
 
 
 _PLAIN_URL = re.compile(r"(https?)://([a-z0-9.-]+)(?::([1-9][0-9]{0,4}))?(/[A-Za-z0-9._~/-]*)?")

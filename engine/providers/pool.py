@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from engine.errors import ConfigError, ProviderError
 from engine.providers import wire
 from engine.providers.direct import LazyClient
-from engine.providers.endpoints import Endpoint, environment_proxies, load_environ, resolve
+from engine.providers.endpoints import Endpoint, load_environ, resolve
 from engine.providers.failure import Failure, FailureKind, redact
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
+from engine.providers.proxies import proxy_routes
 from engine.providers.types import (
     DEFAULT_CONCURRENCY,
     ChatRequest,
@@ -189,6 +190,7 @@ class ProviderPool:
         self._client = LazyClient(self._make_client)  # made when first needed
         self._direct: DirectPost | None = None  # the client's own transport, without its layers
         self._connections: Connections | None = None  # the pool's own, shared with the client
+        self._proxies = False  # the environment names proxies (see `_ready`)
         self._sender: Callable[..., Awaitable[Any]] | None = None  # set by `_ready`
         self._closed = False
         self._global = gate if gate is not None else asyncio.Semaphore(global_limit)
@@ -220,9 +222,10 @@ class ProviderPool:
         """Make what the first real call needs (a run whose answers are all cached needs none).
 
         The pool's calls go out on its own connections (`DirectPost`), and httpx is imported
-        only when something needs the client; the client is made now where they cannot (a
-        transport given to the pool that is not an `Http11Transport`, httpx's own transport
-        chosen, or proxies, which httpx applies only with its own transports).
+        only when something needs the client (a URL the environment's proxies apply to: httpx
+        sends it through its own transport); the client is made now where the connections
+        cannot be used at all (a transport given to the pool that is not an `Http11Transport`,
+        or httpx's own transport chosen).
         """
         if self._sender is not None:
             return
@@ -236,19 +239,18 @@ class ProviderPool:
 
             if isinstance(self._transport, Http11Transport):
                 connections = self._transport.connections
-        elif not self._httpx_transport():
+        elif self._environ.get("BLUEPRINT_HTTP_TRANSPORT") != "httpx":
             connections = self._connections = Connections(self.global_limit)
         if connections is None:
             self._http()
         else:
-            self._direct = DirectPost(connections, self._client)
+            # With proxies in the environment the client keeps httpx's own transport (httpx
+            # applies them only there) for the URLs it would send through a proxy; the others
+            # (the hosts in NO_PROXY) still go out on the pool's own connections.
+            routes = proxy_routes() if self._trust_env else None
+            self._proxies = routes is not None
+            self._direct = DirectPost(connections, self._client, proxies=routes)
         self._sender = send_built
-
-    def _httpx_transport(self) -> bool:
-        """Whether the calls go through httpx's own transport (chosen, or for proxies)."""
-        # httpx applies proxies from the environment only with its own transports
-        proxied = self._trust_env and bool(environment_proxies())
-        return self._environ.get("BLUEPRINT_HTTP_TRANSPORT") == "httpx" or proxied
 
     def _http(self) -> httpx.AsyncClient:
         """The HTTP client, made (and httpx imported) when first needed."""
@@ -260,7 +262,7 @@ class ProviderPool:
         from engine.providers.direct import CLIENT_HEADERS
 
         transport = self._transport
-        if transport is None and self._connections is not None:
+        if transport is None and self._connections is not None and not self._proxies:
             from engine.providers.transport import Http11Transport
 
             transport = Http11Transport(self._connections)

@@ -28,10 +28,10 @@ _BODY = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hell
 
 
 @contextmanager
-def server_process(*args: str) -> Iterator[str]:
-    """Run `python -m tests.fakes.llm_server --port 0 ARGS...`; yield its URL."""
+def server_process(*args: str, module: str = "tests.fakes.llm_server") -> Iterator[str]:
+    """Run `python -m MODULE --port 0 ARGS...` (the fake LLM server); yield its URL."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.fakes.llm_server", "--port", "0", *args],
+        [sys.executable, "-m", module, "--port", "0", *args],
         cwd=REPO,
         stdout=subprocess.PIPE,
         text=True,

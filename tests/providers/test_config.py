@@ -127,28 +127,85 @@ def test_a_closed_pool_refuses_calls() -> None:
 
 
 @pytest.mark.parametrize(
-    ("variables", "expected"),
+    ("variables", "proxied"),
     [
-        ({}, {}),
-        ({"NO_PROXY": "localhost"}, {}),
-        ({"HTTPS_PROXY": "http://proxy:3128"}, {"https": "http://proxy:3128"}),
-        (
-            {"http_proxy": "http://p:1", "ALL_PROXY": "socks5://s:2"},
-            {"http": "http://p:1", "all": "socks5://s:2"},
-        ),
-        ({"FTP_PROXY": "http://p:1"}, {}),
-        ({"HTTPS_PROXY": ""}, {}),
+        ({}, None),
+        ({"NO_PROXY": "localhost"}, None),
+        ({"HTTPS_PROXY": "http://proxy:3128"}, {"https"}),
+        ({"http_proxy": "http://p:1", "ALL_PROXY": "socks5://s:2"}, {"http", "https"}),
+        ({"FTP_PROXY": "http://p:1"}, None),
+        ({"HTTPS_PROXY": ""}, None),
     ],
 )
-def test_the_proxies_are_those_the_environment_sets(monkeypatch, variables, expected):
+def test_the_proxies_are_those_the_environment_sets(monkeypatch, variables, proxied):
     # read as urllib.request.getproxies reads them; without a *_proxy variable, not even imported
-    from engine.providers.endpoints import environment_proxies
+    from engine.providers.proxies import proxy_routes
 
     for name in [n for n in os.environ if n.lower().endswith("_proxy")]:
         monkeypatch.delenv(name)
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
-    assert environment_proxies() == expected
+    routes = proxy_routes()
+    if proxied is None:
+        assert routes is None
+    else:
+        assert routes is not None
+        sent = {s for s in ("http", "https") if routes.proxied(f"{s}://llm.example/v1")}
+        assert sent == proxied
+
+
+_NO_PROXY = [
+    "",
+    "*",
+    "127.0.0.1",
+    "localhost",
+    "example.com",
+    ".example.com",
+    "example.com:8080",
+    "http://example.com",
+    "https://api.example.com:8443",
+    "::1",
+    "10.0.0.0/8",
+    "other.org, example.com ,, ",
+    "xample.com",
+]
+_URLS = [
+    "http://127.0.0.1:8000/v1/chat/completions",
+    "http://localhost:1234/v1",
+    "https://example.com/v1",
+    "http://example.com:8080/v1",
+    "https://example.com:8080/v1",
+    "https://api.example.com:8443/v1",
+    "https://api.example.com/v1",
+    "http://wwwexample.com/v1",
+    "http://[::1]:9000/v1",
+    "https://10.1.2.3/v1",
+    "https://EXAMPLE.com:443/v1",
+]
+
+
+@pytest.mark.parametrize("no_proxy", _NO_PROXY)
+def test_which_urls_go_through_the_proxy_agrees_with_httpx(monkeypatch, no_proxy):
+    # The pool sends a bypassing URL itself and leaves a proxied one to httpx: the two must
+    # agree on every URL. httpx's own pick (its client's transport for a URL) is the reference.
+    import httpx
+
+    from engine.providers.proxies import proxy_routes
+
+    for name in [n for n in os.environ if n.lower().endswith("_proxy")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.test:3128")
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.test:3128")
+    monkeypatch.setenv("NO_PROXY", no_proxy)
+    routes = proxy_routes()
+    assert routes is not None
+    client = httpx.Client(trust_env=True)
+    try:
+        for url in _URLS:
+            by_httpx = client._transport_for_url(httpx.URL(url)) is not client._transport
+            assert routes.proxied(url) is by_httpx, (no_proxy, url)
+    finally:
+        client.close()
 
 
 def test_a_key_with_a_line_break_is_refused_by_name_and_a_pasted_line_end_is_dropped():

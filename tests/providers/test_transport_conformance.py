@@ -504,6 +504,50 @@ def test_the_pool_honours_a_proxy_from_the_environment(
     assert targets == [b"http://llm.example/v1/chat/completions"]
 
 
+@pytest.mark.parametrize(
+    ("no_proxy", "proxied"),
+    [("127.0.0.1", False), ("localhost,127.0.0.1", False), ("example.org", True), ("", True)],
+)
+def test_hosts_in_no_proxy_go_out_on_the_pools_own_connections(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, no_proxy: str, proxied: bool
+) -> None:
+    targets: list[bytes] = []
+
+    async def proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await read_request(reader)
+        targets.append(head.split(b" ")[1])
+        writer.write(reply("via the proxy"))
+        await writer.drain()
+        writer.close()
+
+    with FakeLLM() as fake:
+
+        async def main() -> tuple[list[str], bool]:
+            async with raw_server(proxy) as url:
+                for name in ("no_proxy", "ALL_PROXY", "all_proxy", "http_proxy", "https_proxy"):
+                    monkeypatch.delenv(name, raising=False)
+                for name in ("HTTP_PROXY", "HTTPS_PROXY"):
+                    monkeypatch.setenv(name, url)
+                monkeypatch.setenv("NO_PROXY", no_proxy)
+                for name, value in fake.env().items():
+                    monkeypatch.setenv(name, value)
+                monkeypatch.chdir(tmp_path)  # no .streamlit/secrets.toml here
+                async with ProviderPool(max_attempts=1) as pool:
+                    texts = [(await pool.chat(ask("openai:m", f"q{i}"))).text for i in range(3)]
+                    own = pool._connections is not None and bool(pool._connections._idle)
+                    return texts, own
+
+        texts, own = asyncio.run(main())
+    if proxied:
+        assert texts == ["via the proxy"] * 3
+        assert len(targets) == 3 and targets[0].endswith(b"/chat/completions")
+        assert not own
+    else:
+        assert targets == []  # the proxy never saw them
+        assert [t.endswith(f"q{i}") for i, t in enumerate(texts)] == [True] * 3
+        assert own  # sent on the pool's own keep-alive connections, not through httpx's
+
+
 def test_a_certificate_named_by_ssl_cert_file_is_trusted_without_importing_httpx(
     certificate: tuple[Path, Path],
 ) -> None:

@@ -1,0 +1,131 @@
+"""Which request URLs the environment's proxies apply to, read as httpx reads them.
+
+`HTTP_PROXY`, `HTTPS_PROXY` and `ALL_PROXY` name proxies by scheme; `NO_PROXY` lists what
+bypasses them: `*` (everything), `localhost`, IPv4 and IPv6 addresses, `host` (the host and
+its subdomains), `.host` (its subdomains only), `host:port`, and `scheme://host[:port]`.
+The pool sends a bypassing URL on its own connections and leaves a proxied one to httpx,
+which sends it through the proxy; both must agree on every URL, so these rules are httpx's
+(`httpx._utils.get_environment_proxies` and `URLPattern`, checked against it in the tests).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import sys
+from collections.abc import Mapping
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+__all__ = ["ProxyRoutes", "proxy_routes"]
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class _Bypass(NamedTuple):
+    scheme: str  # "" for any scheme
+    host: re.Pattern[str] | None  # None for any host
+    port: int | None
+
+
+def _is_address(text: str, kind: type[ipaddress.IPv4Address | ipaddress.IPv6Address]) -> bool:
+    try:
+        kind(text.split("/")[0])
+    except ValueError:
+        return False
+    return True
+
+
+def _host_pattern(host: str) -> re.Pattern[str] | None:
+    if not host or host == "*":
+        return None
+    if host.startswith("*."):
+        return re.compile(rf"^.+\.{re.escape(host[2:])}$")
+    if host.startswith("*"):
+        return re.compile(rf"^(.+\.)?{re.escape(host[1:])}$")
+    return re.compile(rf"^{re.escape(host)}$")
+
+
+def _port(scheme: str, port: int | None) -> int | None:
+    """A URL's port as httpx keeps it: None for its scheme's default."""
+    return None if port is None or _DEFAULT_PORTS.get(scheme) == port else port
+
+
+def _bypass(entry: str) -> _Bypass | None:
+    """One `NO_PROXY` entry as a pattern (None when it cannot be read: it bypasses nothing)."""
+    if "://" in entry:
+        pattern = entry
+    elif _is_address(entry, ipaddress.IPv4Address) or entry.lower() == "localhost":
+        pattern = f"all://{entry}"
+    elif _is_address(entry, ipaddress.IPv6Address):
+        pattern = f"all://[{entry}]"
+    else:
+        pattern = f"all://*{entry}"
+    try:
+        parts = urlsplit(pattern)
+        scheme = parts.scheme.lower()
+        host = (parts.hostname or "").lower()
+        port = _port(scheme, parts.port)
+    except ValueError:
+        return None
+    if not host:  # `scheme://` alone: httpx ranks the proxy of that scheme above it
+        return None
+    return _Bypass("" if scheme == "all" else scheme, _host_pattern(host), port)
+
+
+class ProxyRoutes:
+    """The environment's proxies: which URLs go through one.
+
+    Args:
+        info: What `urllib.request.getproxies()` reads (`http`, `https`, `all`, `no`).
+    """
+
+    def __init__(self, info: Mapping[str, str]) -> None:
+        self._schemes = {s for s in ("http", "https", "all") if info.get(s)}
+        entries = [e.strip() for e in info.get("no", "").split(",")]
+        self._everything = "*" in entries
+        self._bypass = [b for e in entries if e for b in [_bypass(e)] if b is not None]
+        self._seen: dict[str, bool] = {}
+
+    def proxied(self, url: str) -> bool:
+        """Whether httpx would send a request for `url` through a proxy."""
+        known = self._seen.get(url)
+        if known is None:
+            known = self._seen[url] = self._decide(url)
+        return known
+
+    def _decide(self, url: str) -> bool:
+        try:
+            parts = urlsplit(url)
+            scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+            port = _port(scheme, parts.port)
+        except ValueError:
+            return True  # httpx says what is wrong with it
+        if self._everything or (scheme not in self._schemes and "all" not in self._schemes):
+            return False
+        for bypass in self._bypass:
+            if (
+                (not bypass.scheme or bypass.scheme == scheme)
+                and (bypass.host is None or bypass.host.match(host))
+                and (bypass.port is None or bypass.port == port)
+            ):
+                return False
+        return True
+
+
+def proxy_routes() -> ProxyRoutes | None:
+    """The proxies the environment names, or None when it names none (the common case).
+
+    Only where a `*_proxy` variable is set (or on macOS and Windows, whose system settings
+    `urllib.request.getproxies` also reads) is `urllib.request` imported and asked.
+    """
+    if sys.platform not in ("darwin", "win32") and not any(
+        name[-6:].lower() == "_proxy" for name in os.environ
+    ):
+        return None
+    import urllib.request
+
+    info = urllib.request.getproxies()
+    routes = ProxyRoutes(info)
+    return routes if routes._schemes else None
