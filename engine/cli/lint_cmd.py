@@ -38,7 +38,7 @@ def _settings() -> Settings:
         return Settings()
 
 
-@click.command()
+@click.command("lint")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
     "--format",

@@ -13,7 +13,7 @@ from engine.jsvalues import js_clean
 from engine.report.output import well_formed
 
 
-@click.command()
+@click.command("normalize")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
     "--format",

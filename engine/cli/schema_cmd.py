@@ -7,7 +7,7 @@ import json
 import click
 
 
-@click.command()
+@click.command("schema")
 def schema() -> None:
     """Print a JSON Schema of blueprint YAML, for editor hints and checks.
 

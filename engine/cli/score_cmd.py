@@ -48,7 +48,7 @@ def _explain_lines(cell: CellScore) -> list[str]:
     return lines
 
 
-@click.command()
+@click.command("score")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
     "--responses",
