@@ -28,15 +28,18 @@ from studio.components.form_points import points_section
 from studio.components.form_state import (
     PREFIX,
     do,
+    follow_store,
     session,
     set_on_change,
     show_diagnostics,
     undo,
     value,
 )
+from studio.components.form_state import field as bound
+from studio.components.form_sync import CHANGED_ELSEWHERE
 from studio.textsafe import one_line, safe_markdown
 
-__all__ = ["PAGE_SIZE", "VIEW", "form_view", "view_switch"]
+__all__ = ["PAGE_SIZE", "VIEW", "follow_elsewhere", "form_view", "view_switch"]
 
 PAGE_SIZE = 10
 PAGE = "form_page"
@@ -90,22 +93,12 @@ def _conversation(view: PromptView) -> None:
 
     for i, (role, content) in enumerate(chat):
         cols = st.columns([1, 5])
-        cols[0].selectbox(
-            "Role",
-            ROLES,
-            index=ROLES.index(role),
-            key=f"{PREFIX}p{p}:turn{i}:role",
-            on_change=do,
-            args=(make,),
-        )
+        cols[0].selectbox("Role", ROLES, **bound(f"p{p}:turn{i}:role", role, make))
         cols[1].text_area(
             f"Turn {i + 1}",
-            value=content or "",
-            key=f"{PREFIX}p{p}:turn{i}:text",
             height=68,
-            on_change=do,
-            args=(make,),
             placeholder="Empty assistant turn: the model answers here",
+            **bound(f"p{p}:turn{i}:text", content or "", make),
         )
     buttons = st.columns(2)
     buttons[0].button(
@@ -141,11 +134,7 @@ def _weight(view: PromptView) -> None:
         return SetPromptField(p, "weight", float(typed) if typed else None)
 
     st.text_input(
-        "Importance (weight, 0.1-10; empty for 1)",
-        value=current,
-        key=f"{PREFIX}p{p}:weight",
-        on_change=do,
-        args=(make,),
+        "Importance (weight, 0.1-10; empty for 1)", **bound(f"p{p}:weight", current, make)
     )
     if field is not None:
         show_diagnostics(field.diagnostics, f"p{p}:weight")
@@ -251,6 +240,15 @@ def view_switch() -> str:
         help="Form: edit fields one by one; every change is written into the YAML.",
     )
     return str(choice)
+
+
+def follow_elsewhere() -> None:
+    """In the Form view, take in what another tab or person saved to this draft, and say so.
+
+    Called before the page is drawn, so the heading, the problems and every field show it.
+    """
+    if st.session_state.get(VIEW) == "Form" and follow_store():
+        state.set_notice("info", CHANGED_ELSEWHERE)
 
 
 def form_view(on_change: Any) -> None:

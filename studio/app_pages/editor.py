@@ -17,7 +17,7 @@ from studio.components.drafting_panel import drafting_panel
 from studio.components.editor import blueprint_editor, take_edit
 from studio.components.try_answer import TRY_ANSWER, try_response
 from studio.components.versions import versions_panel
-from studio.formview import form_view, view_switch
+from studio.formview import follow_elsewhere, form_view, view_switch
 from studio.gallery import BLANK, Example
 from studio.review_marks import editor_marks
 from studio.textsafe import one_line, safe_markdown
@@ -337,10 +337,11 @@ def _problems(diagnostics: Sequence[Diagnostic]) -> None:
 def main() -> None:
     """Render the Editor page."""
     st.title("Editor")
-    notice()
     edited = take_edit()
     if edited is not None:
         _autosave(edited)
+    follow_elsewhere()
+    notice()
     text = state.get_text()
     if text is None:
         _empty_state()

@@ -8,7 +8,8 @@ import streamlit as st
 import yaml
 
 from engine.edit.form import FieldView, HeaderView, PromptView
-from studio.components.form_state import PREFIX, do, show_diagnostics, value
+from studio.components.form_state import field as bound
+from studio.components.form_state import show_diagnostics, value
 from studio.textsafe import one_line, safe_markdown
 
 __all__ = ["plain", "read_only", "text_field"]
@@ -56,11 +57,8 @@ def text_field(
     widget = st.text_area if area or "\n" in current else st.text_input
     widget(
         label,
-        value=current,
-        key=PREFIX + key,
-        on_change=do,
-        args=(lambda: make(str(value(key) or "").strip("\n") or None),),
         help=help_text,
+        **bound(key, current, lambda: make(str(value(key) or "").strip("\n") or None)),
     )
     if field is not None:
         show_diagnostics(field.diagnostics, key)

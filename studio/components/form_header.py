@@ -8,7 +8,8 @@ from engine.edit import EditError, SetHeader
 from engine.edit.form import HeaderView, header_view
 from engine.edit.values import judges_of
 from studio.components.form_fields import read_only, text_field
-from studio.components.form_state import PREFIX, do, session, show_diagnostics, value
+from studio.components.form_state import field as bound
+from studio.components.form_state import session, show_diagnostics, value
 
 __all__ = ["header_section"]
 
@@ -31,11 +32,12 @@ def _list_field(view: HeaderView, name: str, label: str, suggestions: list[str])
     st.multiselect(
         label,
         options,
-        default=current,
-        key=f"{PREFIX}h:{name}",
         accept_new_options=True,
-        on_change=do,
-        args=(lambda: SetHeader(name, list(value(f"h:{name}") or []) or None),),
+        **bound(
+            f"h:{name}",
+            current,
+            lambda: SetHeader(name, list(value(f"h:{name}") or []) or None),
+        ),
     )
     if field is not None:
         show_diagnostics(field.diagnostics, f"h:{name}")
@@ -56,12 +58,9 @@ def _judges(view: HeaderView) -> None:
     st.multiselect(
         "Judges (models that score the points written in words)",
         list(dict.fromkeys([*current, *SUGGESTED_MODELS[:2]])),
-        default=current,
-        key=f"{PREFIX}h:judges",
         accept_new_options=True,
-        on_change=do,
-        args=(make,),
         help="Leave empty for Weval's default judges.",
+        **bound("h:judges", current, make),
     )
     if field is not None:
         show_diagnostics(field.diagnostics, "h:judges")
@@ -86,13 +85,7 @@ def _temperatures(view: HeaderView) -> None:
         return SetHeader("temperatures", numbers or None)
 
     label = "Temperature" if name == "temperature" else "Temperatures (comma-separated)"
-    st.text_input(
-        f"{label}; empty for the default",
-        value=shown,
-        key=f"{PREFIX}h:temps",
-        on_change=do,
-        args=(make,),
-    )
+    st.text_input(f"{label}; empty for the default", **bound("h:temps", shown, make))
     if field is not None:
         show_diagnostics(field.diagnostics, "h:temps")
 
@@ -114,10 +107,7 @@ def _systems(view: HeaderView) -> None:
 
     st.text_area(
         f"System prompts to compare (one per line; {NO_SYSTEM} for none)",
-        value=shown,
-        key=f"{PREFIX}h:systems",
-        on_change=do,
-        args=(make,),
+        **bound("h:systems", shown, make),
     )
     show_diagnostics(field.diagnostics, "h:systems")
 

@@ -33,6 +33,7 @@ from engine.edit.form import BlockView, PointView, PromptView
 from engine.edit.values import typed_value
 from studio.components.form_fields import plain
 from studio.components.form_state import PREFIX, do, show_diagnostics, value
+from studio.components.form_state import field as bound
 from studio.textsafe import safe_markdown
 
 __all__ = ["arg_kind", "parse_args", "picker_names", "points_section"]
@@ -111,56 +112,33 @@ def _args_fields(point: PointView, key: str, name: str) -> None:
     kind = arg_kind(name)
     same = point.fn == name
     args = point.args if same else None
-    change: dict[str, Any] = {
-        "on_change": do,
-        "args": (lambda: EditPoint(point.ref, _spec(point, key)),),
-    }
+
+    def change(part: str, shown: Any) -> dict[str, Any]:
+        return bound(f"{key}:{part}", shown, lambda: EditPoint(point.ref, _spec(point, key)))
+
     check = lookup(name)
     help_text = f"{check.summary} Argument: {check.args}." if check else None
     if kind == "text":
         st.text_input(
-            "Argument",
-            value=str(args or "") if isinstance(args, str) else "",
-            key=f"{PREFIX}{key}:arg",
-            help=help_text,
-            **change,
+            "Argument", help=help_text, **change("arg", args if isinstance(args, str) else "")
         )
     elif kind in ("list", "n_of"):
         items = args[1] if kind == "n_of" and isinstance(args, list) and len(args) == 2 else args
         lines = "\n".join(str(a) for a in items) if isinstance(items, list) else ""
         if kind == "n_of":
             n = args[0] if isinstance(args, list) and args and isinstance(args[0], int) else 1
-            st.number_input("At least", min_value=0, value=n, key=f"{PREFIX}{key}:n", **change)
-        st.text_area(
-            "One per line",
-            value=lines,
-            key=f"{PREFIX}{key}:arg",
-            help=help_text,
-            height=90,
-            **change,
-        )
+            st.number_input("At least", min_value=0, step=1, **change("n", n))
+        st.text_area("One per line", help=help_text, height=90, **change("arg", lines))
     elif kind == "range":
         low, high = (args if isinstance(args, list) and len(args) == 2 else [0, 100])[:2]
         cols = st.columns(2)
         with cols[0]:
-            st.number_input(
-                "From",
-                value=int(low) if isinstance(low, int) else 0,
-                key=f"{PREFIX}{key}:min",
-                **change,
-            )
+            st.number_input("From", step=1, **change("min", low if isinstance(low, int) else 0))
         with cols[1]:
-            st.number_input(
-                "To",
-                value=int(high) if isinstance(high, int) else 100,
-                key=f"{PREFIX}{key}:max",
-                **change,
-            )
+            st.number_input("To", step=1, **change("max", high if isinstance(high, int) else 100))
     elif kind == "yaml":
         shown = "" if args is None else json.dumps(args, ensure_ascii=False)
-        st.text_input(
-            "Argument (YAML)", value=shown, key=f"{PREFIX}{key}:arg", help=help_text, **change
-        )
+        st.text_input("Argument (YAML)", help=help_text, **change("arg", shown))
 
 
 def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
@@ -171,40 +149,32 @@ def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
         st.code(yaml.safe_dump(shown, allow_unicode=True, sort_keys=False).strip(), language="yaml")
     else:
         cols = st.columns([2, 5, 1], vertical_alignment="bottom")
-        edit: dict[str, Any] = {
-            "on_change": do,
-            "args": (lambda: EditPoint(ref, _spec(point, key)),),
-        }
+
+        def edit(part: str, shown: Any) -> dict[str, Any]:
+            return bound(f"{key}:{part}", shown, lambda: EditPoint(ref, _spec(point, key)))
+
         with cols[0]:
             st.selectbox(
-                "Kind",
-                list(KINDS),
-                format_func=KINDS.__getitem__,
-                index=list(KINDS).index(point.kind),
-                key=f"{PREFIX}{key}:kind",
-                **edit,
+                "Kind", list(KINDS), format_func=KINDS.__getitem__, **edit("kind", point.kind)
             )
         with cols[1]:
             if point.kind == "text":
-                st.text_input(
-                    "Criterion", value=point.text or "", key=f"{PREFIX}{key}:text", **edit
-                )
+                st.text_input("Criterion", **edit("text", point.text or ""))
             else:
                 names = picker_names()
                 name = point.fn or "contains"
                 options = names if name in names else [name, *names]
-                st.selectbox(
-                    "Function", options, index=options.index(name), key=f"{PREFIX}{key}:fn", **edit
-                )
+                st.selectbox("Function", options, **edit("fn", name))
         with cols[2]:
             st.number_input(
                 "Weight",
                 min_value=0.0,
-                value=float(point.weight or 1),
                 step=0.5,
-                key=f"{PREFIX}{key}:weight",
-                on_change=do,
-                args=(lambda: SetPointWeight(ref, value(f"{key}:weight")),),
+                **bound(
+                    f"{key}:weight",
+                    float(point.weight or 1),
+                    lambda: SetPointWeight(ref, value(f"{key}:weight")),
+                ),
             )
         if point.kind == "function":
             _args_fields(point, key, str(value(f"{key}:fn") or point.fn or "contains"))

@@ -1,8 +1,9 @@
 """The form's state: one `EditSession` per draft, edits from widget callbacks, undo, fixes.
 
-Every form widget has a stable key starting with `form:`. When the text changes (an edit, an
-undo, a change in the YAML view) those keys are dropped, so each widget shows the value now
-written in the YAML. Edits are applied in widget callbacks, before the page is drawn.
+Every form widget has a stable key starting with `form:` and is given the value written in
+the YAML before it is drawn (`field`; see `form_sync`), so after any change (an edit, an undo,
+a restored version, the YAML view, another tab) each field shows the text as it is. Edits are
+applied in widget callbacks, before the page is drawn.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from engine.edit import Edit, EditError
 from engine.edit.session import EditSession
 from engine.lint import Diagnostic, apply_fix
 from studio import services, state
+from studio.components import form_sync
 from studio.textsafe import safe_markdown
 
 __all__ = [
     "SESSION",
     "do",
+    "field",
     "fix",
+    "follow_store",
     "on_change",
     "session",
     "set_on_change",
@@ -34,12 +38,19 @@ SESSION = "form_session"
 SESSION_DRAFT = "form_session_draft"
 ON_CHANGE = "form_on_change"
 PREFIX = "form:"
+CHOICES = {":pick": False, ":into": None}
+"""Widgets that pick what an action applies to (not a value of the YAML), with their resets."""
 _BOXES = {"error": st.error, "warning": st.warning, "info": st.info}
 
 
-def _reset_widgets() -> None:
+def _changed(*, by_field: bool = False) -> None:
+    """After a change: picks are cleared; one not made by a field makes fields drawn before stale."""
     for key in [k for k in st.session_state if str(k).startswith(PREFIX)]:
-        del st.session_state[key]
+        for end, empty in CHOICES.items():
+            if str(key).endswith(end):
+                st.session_state[key] = empty
+    if not by_field:
+        form_sync.bump(st.session_state)
 
 
 def session() -> EditSession:
@@ -58,11 +69,27 @@ def session() -> EditSession:
             text, source=state.source(), diagnostics=services.lint_text(text, state.source())
         )
         st.session_state[SESSION] = current
-        _reset_widgets()
+        _changed()
     elif current.text != text:
         current.set_text(text, services.lint_text(text, state.source()))
-        _reset_widgets()
+        _changed()
     return current
+
+
+def follow_store() -> bool:
+    """Take in the text another tab or person saved to this draft since this tab looked.
+
+    Returns:
+        True when there was such a text: it is now the draft's text in this tab.
+    """
+    newer = form_sync.take_newer(
+        st.session_state, services.store(), state.draft_id(), state.get_text()
+    )
+    if newer is None:
+        return False
+    state.set_text(newer)
+    session()
+    return True
 
 
 def set_on_change(callback: Callable[[str], None]) -> None:
@@ -70,10 +97,10 @@ def set_on_change(callback: Callable[[str], None]) -> None:
     st.session_state[ON_CHANGE] = callback
 
 
-def on_change(text: str) -> None:
+def on_change(text: str, *, by_field: bool = False) -> None:
     """Write the new text as the draft's text and tell the page (autosave)."""
     state.set_text(text)
-    _reset_widgets()
+    _changed(by_field=by_field)
     callback = st.session_state.get(ON_CHANGE)
     if callable(callback):
         callback(text)
@@ -84,9 +111,33 @@ def value(key: str) -> Any:
     return st.session_state.get(PREFIX + key)
 
 
-def do(make: Callable[[], Edit | None]) -> None:
-    """Widget callback: build the edit from the widgets, make it, or say why it cannot."""
+def field(key: str, shown: Any, make: Callable[[], Edit | None]) -> dict[str, Any]:
+    """The arguments of the form widget `key` showing `shown`, the value written in the YAML.
+
+    The widget is given `shown` before it is drawn; its change (`make()`) carries the form's
+    revision, so a change typed into a field that showed an older text is refused.
+    """
+    full = PREFIX + key
+    form_sync.show(st.session_state, full, shown)
+    return {"key": full, "on_change": do, "args": (make, form_sync.revision(st.session_state))}
+
+
+def do(make: Callable[[], Edit | None], drawn_at: int | None = None) -> None:
+    """Widget callback: build the edit from the widgets, make it, or say why it cannot.
+
+    Args:
+        make: Builds the edit from the widgets' values (None: nothing to do).
+        drawn_at: For a field, the form's revision when it was drawn (see `field`).
+    """
+    if follow_store():
+        state.set_notice(
+            "warning", form_sync.STALE if drawn_at is not None else form_sync.CHANGED_ELSEWHERE
+        )
+        return
     current = session()
+    if form_sync.is_stale(st.session_state, drawn_at):
+        state.set_notice("warning", form_sync.STALE)
+        return
     try:
         edit = make()
         if edit is None:
@@ -99,11 +150,14 @@ def do(make: Callable[[], Edit | None]) -> None:
         state.set_notice("error", "That value cannot be used here; check what you typed.")
         return
     if new != state.get_text():
-        on_change(new)
+        on_change(new, by_field=drawn_at is not None)
 
 
 def undo() -> None:
     """Widget callback: go back one change."""
+    if follow_store():
+        state.set_notice("warning", form_sync.CHANGED_ELSEWHERE)
+        return
     current = session()
     if current.can_undo:
         on_change(current.undo())
@@ -112,6 +166,9 @@ def undo() -> None:
 
 def fix(diagnostic: Diagnostic) -> None:
     """Widget callback: apply a lint fix as one undoable change."""
+    if follow_store():
+        state.set_notice("warning", form_sync.CHANGED_ELSEWHERE)
+        return
     current = session()
     new = apply_fix(current.text, diagnostic)
     current.set_text(new)
