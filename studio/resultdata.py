@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.assessment import PointAssessment
@@ -24,12 +24,14 @@ from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
+from engine.stats import DETECT, Uncertainty, pair_words, power_words, tied_ranks
 from engine.store import CellRow
 
 __all__ = [
     "PAGE_SIZE",
     "CellUsage",
     "LeaderRow",
+    "PairRow",
     "Results",
     "display_names",
     "group_label",
@@ -70,6 +72,27 @@ class LeaderRow:
     output_tokens: int
     cost_usd: float
     mean_latency_ms: float | None
+    rank: str = ""
+    """"1", or "2=" when the model is not separable from the one above it (a tie)."""
+    low: float | None = None
+    """The 95% interval of the average over prompts (None when there is none)."""
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class PairRow:
+    """Two models of the leaderboard compared on the prompts both scored (paired)."""
+
+    a: str
+    b: str
+    difference: float | None
+    low: float | None
+    high: float | None
+    separable: bool
+    prompts: int
+    minimum_detectable: float | None
+    needed: int | None
+    words: str
 
 
 def display_names(models: Sequence[str]) -> dict[str, str]:
@@ -160,6 +183,7 @@ class Results:
         self.names = display_names(self.models)
         self.prompt_ids = self._prompt_order()
         self._summaries = comparison.summaries()
+        self._uncertainty: Uncertainty | None = None
 
     @classmethod
     def from_run_rows(
@@ -213,11 +237,34 @@ class Results:
             return "failed"
         return "scored" if cell.score is not None else "unscored"
 
+    @property
+    def uncertainty(self) -> Uncertainty:
+        """Each model's 95% interval and each pair's paired difference (computed once)."""
+        if self._uncertainty is None:
+            self._uncertainty = self.comparison.uncertainty()
+        return self._uncertainty
+
+    def _apart(self, upper: LeaderRow, lower: LeaderRow) -> bool:
+        """Whether two neighbours of the leaderboard get different ranks."""
+        if upper.average is None or lower.average is None or upper.scored != lower.scored:
+            return True
+        pair = self.uncertainty.pair(upper.model, lower.model)
+        return pair is None or pair.separable
+
     def leaderboard(self) -> list[LeaderRow]:
-        """Every model, best first (`engine.report.ranking`: fewer prompts scored ranks after)."""
+        """Every model, best first (`engine.report.ranking`: fewer prompts scored ranks after).
+
+        Ranks are shared ("2=") where a model is not separable from the one above it: the
+        interval of their paired difference includes 0.
+        """
         rows: list[LeaderRow] = []
         for model in self.models:
             s = self._summaries.get(model)
+            interval = self.uncertainty.models.get(model)
+            low = high = None
+            if interval is not None and interval.estimate.has_interval:
+                low = max(0.0, interval.estimate.low or 0.0)
+                high = min(1.0, interval.estimate.high or 0.0)
             spent = [u for (p, m), u in self.usage.items() if m == model]
             latencies = [u.latency_ms for u in spent if u.latency_ms is not None]
             rows.append(
@@ -236,9 +283,51 @@ class Results:
                     output_tokens=sum(u.output_tokens or 0 for u in spent),
                     cost_usd=sum(u.cost_usd or 0.0 for u in spent),
                     mean_latency_ms=sum(latencies) / len(latencies) if latencies else None,
+                    low=low,
+                    high=high,
                 )
             )
-        return ranked(rows, _average, _scored, _name)
+        order = ranked(rows, _average, _scored, _name)
+        by_model = {r.model: r for r in order}
+        ranks = tied_ranks(
+            [r.model for r in order], lambda x, y: self._apart(by_model[x], by_model[y])
+        )
+        return [replace(r, rank=k) for r, k in zip(order, ranks, strict=True)]
+
+    def pair_rows(self, detect: float = DETECT) -> list[PairRow]:
+        """Every two models of the leaderboard, in its order, compared paired over prompts."""
+        order = [r.model for r in self.leaderboard() if r.average is not None]
+        out: list[PairRow] = []
+        for i, upper in enumerate(order):
+            for lower in order[i + 1 :]:
+                pair = self.uncertainty.pair(upper, lower)
+                if pair is None:
+                    continue
+                e = pair.estimate
+                a, b = self.names.get(pair.a, pair.a), self.names.get(pair.b, pair.b)
+                out.append(
+                    PairRow(
+                        a=a,
+                        b=b,
+                        difference=e.mean,
+                        low=e.low,
+                        high=e.high,
+                        separable=pair.separable,
+                        prompts=e.n,
+                        minimum_detectable=pair.minimum_detectable,
+                        needed=pair.prompts_needed(detect),
+                        words=pair_words(a, b, e),
+                    )
+                )
+        return out
+
+    def power_sentence(self, detect: float = DETECT) -> str | None:
+        """How many prompts would tell apart `detect` for the top two models (None: < 2 models)."""
+        order = [r.model for r in self.leaderboard() if r.average is not None]
+        pair = self.uncertainty.pair(order[0], order[1]) if len(order) > 1 else None
+        if pair is None:
+            return None
+        return power_words(detect, pair.prompts_needed(detect), pair.estimate.n)
 
     def page(self, number: int, size: int = PAGE_SIZE) -> list[str]:
         """The prompt ids on a 1-based page."""
