@@ -21,10 +21,10 @@ from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
-from engine.report.ranking import ranked
+from engine.report.ranking import ranked, shared_ranks
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
-from engine.stats import DETECT, Uncertainty, pair_words, power_words, tied_ranks
+from engine.stats import DETECT, Uncertainty, pair_words, power_words
 from engine.store import CellRow
 
 __all__ = [
@@ -244,13 +244,6 @@ class Results:
             self._uncertainty = self.comparison.uncertainty()
         return self._uncertainty
 
-    def _apart(self, upper: LeaderRow, lower: LeaderRow) -> bool:
-        """Whether two neighbours of the leaderboard get different ranks."""
-        if upper.average is None or lower.average is None or upper.scored != lower.scored:
-            return True
-        pair = self.uncertainty.pair(upper.model, lower.model)
-        return pair is None or pair.separable
-
     def leaderboard(self) -> list[LeaderRow]:
         """Every model, best first (`engine.report.ranking`: fewer prompts scored ranks after).
 
@@ -289,8 +282,11 @@ class Results:
             )
         order = ranked(rows, _average, _scored, _name)
         by_model = {r.model: r for r in order}
-        ranks = tied_ranks(
-            [r.model for r in order], lambda x, y: self._apart(by_model[x], by_model[y])
+        ranks = shared_ranks(
+            [r.model for r in order],
+            self.uncertainty,
+            lambda m: by_model[m].average,
+            lambda m: by_model[m].scored,
         )
         return [replace(r, rank=k) for r, k in zip(order, ranks, strict=True)]
 

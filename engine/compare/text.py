@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.compare.diff import RunDiff
 
-__all__ = ["render_text"]
+__all__ = ["interval_text", "render_text"]
 
 SHOWN = 20
 
@@ -20,7 +20,7 @@ def _signed(value: float | None) -> str:
     return "" if value is None else f"{value:+.2f}"
 
 
-def _interval(m: dict[str, Any]) -> str:
+def interval_text(m: dict[str, Any]) -> str:
     """The change's paired interval and verdict ("-0.06 to -0.01, larger than chance")."""
     n = m.get("prompts", 0)
     if m.get("low") is None or m.get("high") is None:
@@ -63,7 +63,7 @@ def render_text(diff: RunDiff) -> str:
     for m in diff.models:
         name = m["model"] if "baseline_model" not in m else f"{m['baseline_model']} → {m['model']}"
         rows.append(
-            [name, _num(m["baseline"]), _num(m["candidate"]), _signed(m["delta"]), _interval(m)]
+            [name, _num(m["baseline"]), _num(m["candidate"]), _signed(m["delta"]), interval_text(m)]
         )
     lines += _table(rows)
     moved = [p for p in diff.prompts if p["baseline"] != p["candidate"]]
