@@ -24,7 +24,7 @@ from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked, shared_ranks
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
-from engine.stats import DETECT, Uncertainty, pair_words, power_words
+from engine.stats import DETECT, Uncertainty, pair_words, power_line
 from engine.store import CellRow
 
 __all__ = [
@@ -93,6 +93,8 @@ class PairRow:
     minimum_detectable: float | None
     needed: int | None
     words: str
+    neighbours: bool = False
+    """The two are next to each other on the leaderboard."""
 
 
 def display_names(models: Sequence[str]) -> dict[str, str]:
@@ -313,17 +315,15 @@ class Results:
                         minimum_detectable=pair.minimum_detectable,
                         needed=pair.prompts_needed(detect),
                         words=pair_words(a, b, e),
+                        neighbours=order[i + 1] == lower,
                     )
                 )
         return out
 
     def power_sentence(self, detect: float = DETECT) -> str | None:
-        """How many prompts would tell apart `detect` for the top two models (None: < 2 models)."""
+        """How many prompts would tell apart `detect` for the hardest neighbours (None: < 2)."""
         order = [r.model for r in self.leaderboard() if r.average is not None]
-        pair = self.uncertainty.pair(order[0], order[1]) if len(order) > 1 else None
-        if pair is None:
-            return None
-        return power_words(detect, pair.prompts_needed(detect), pair.estimate.n)
+        return power_line(self.uncertainty, order, detect)
 
     def page(self, number: int, size: int = PAGE_SIZE) -> list[str]:
         """The prompt ids on a 1-based page."""

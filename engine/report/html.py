@@ -27,7 +27,7 @@ from engine.report.ranking import coverage_note, ranked, shared_ranks
 from engine.report.reviews import PointReviews, judged_points, match_reviews
 from engine.scoring.aggregation import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
-from engine.stats import Uncertainty, neighbour_pairs, pair_words, power_words
+from engine.stats import Uncertainty, neighbour_pairs, pair_words, power_line
 from engine.store.reviews import ReviewRow
 
 __all__ = ["CSP", "render_html"]
@@ -175,10 +175,9 @@ def _how_sure(uncertainty: Uncertainty, order: list[str], names: dict[str, str])
     if not pairs:
         return ""
     lines = [pair_words(names.get(p.a, p.a), names.get(p.b, p.b), p.estimate) for p in pairs]
-    top = pairs[0]
-    lines.append(
-        power_words(uncertainty.detect, top.prompts_needed(uncertainty.detect), top.estimate.n)
-    )
+    power = power_line(uncertainty, order)
+    if power:
+        lines.append(power)
     return (
         "<h3>How sure is this ranking?</h3><p class=muted>Neighbours on the leaderboard "
         "compared on the prompts both answered (paired), at 95% each.</p><ul>"

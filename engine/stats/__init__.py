@@ -21,10 +21,10 @@ from engine.stats.uncertainty import (
     uncertainty_of,
 )
 from engine.stats.words import (
-    change_words,
     interval_words,
     neighbour_pairs,
     pair_words,
+    power_line,
     power_words,
     summary_lines,
     tied_ranks,
@@ -39,7 +39,6 @@ __all__ = [
     "PairUncertainty",
     "ScoredCell",
     "Uncertainty",
-    "change_words",
     "cluster_id",
     "estimate",
     "interval_words",
@@ -47,6 +46,7 @@ __all__ = [
     "neighbour_pairs",
     "pair_words",
     "paired",
+    "power_line",
     "power_words",
     "prompts_needed",
     "summary_lines",

@@ -9,14 +9,19 @@ from engine.stats.intervals import Estimate
 from engine.stats.uncertainty import PairUncertainty, Uncertainty
 
 __all__ = [
-    "change_words",
     "interval_words",
     "neighbour_pairs",
     "pair_words",
+    "power_line",
     "power_words",
     "summary_lines",
     "tied_ranks",
 ]
+
+
+def _f(value: float) -> str:
+    """A figure with two decimals, never "-0.00"."""
+    return f"{round(value, 2) + 0.0:.2f}"
 
 
 def _prompts(n: int) -> str:
@@ -28,13 +33,13 @@ def interval_words(e: Estimate) -> str:
     if e.mean is None:
         return "no score"
     if e.n < 2:
-        return f"{e.mean:.2f} (one prompt: no interval; it needs two or more prompts)"
+        return f"{_f(e.mean)} (one prompt: no interval; it needs two or more prompts)"
     if not e.has_interval:
-        return f"{e.mean:.2f} (every prompt has the same score: no spread to give an interval)"
+        return f"{_f(e.mean)} (every prompt has the same score: no spread to give an interval)"
     assert e.low is not None
     assert e.high is not None
     low, high = max(e.low, 0.0), min(e.high, 1.0)
-    return f"{e.mean:.2f}, likely between {low:.2f} and {high:.2f}"
+    return f"{_f(e.mean)}, likely between {_f(low)} and {_f(high)}"
 
 
 def pair_words(a: str, b: str, e: Estimate) -> str:
@@ -45,16 +50,16 @@ def pair_words(a: str, b: str, e: Estimate) -> str:
         return f"{a} and {b}: too close to call with only one prompt scored by both."
     if e.separable:
         gap = (
-            f"({e.mean:.2f}, from {e.low:.2f} to {e.high:.2f})"
+            f"({_f(e.mean)}, from {_f(e.low)} to {_f(e.high)})"
             if e.low is not None and e.high is not None
-            else f"({e.mean:.2f} on every one of the {_prompts(e.n)})"
+            else f"({_f(e.mean)} on every one of the {_prompts(e.n)})"
         )
         return f"{a} scores higher than {b}, and the gap {gap} is larger than chance."
     if not e.has_interval:
         return f"{a} and {b} score the same on every one of the {_prompts(e.n)}."
     return (
         f"{a} and {b} are too close to call with these {_prompts(e.n)} "
-        f"(gap {e.mean:.2f}, from {e.low:.2f} to {e.high:.2f})."
+        f"(gap {_f(e.mean)}, from {_f(e.low)} to {_f(e.high)})."
     )
 
 
@@ -67,22 +72,9 @@ def power_words(detect: float, needed: int | None, have: int) -> str:
         )
     enough = " (enough)" if have >= needed else ""
     return (
-        f"To tell apart differences of {detect:.2f} you would need about {needed} prompts; "
+        f"To tell apart differences of {_f(detect)} you would need about {needed} prompts; "
         f"you have {have}{enough}."
     )
-
-
-def change_words(e: Estimate) -> str:
-    """A change between two runs in words: "+0.04 (-0.01 to +0.09), within chance"."""
-    if e.mean is None:
-        return "no prompt scored in both runs"
-    if not e.has_interval:
-        same = "the same change on every prompt" if e.n > 1 else "one prompt: no interval"
-        return f"{e.mean:+.2f} ({same})"
-    assert e.low is not None
-    assert e.high is not None
-    verdict = "larger than chance" if e.separable else "within chance"
-    return f"{e.mean:+.2f} ({e.low:+.2f} to {e.high:+.2f}), {verdict}"
 
 
 def tied_ranks(order: Sequence[str], apart: Callable[[str, str], bool]) -> list[str]:
@@ -120,7 +112,20 @@ def summary_lines(u: Uncertainty, order: Sequence[str] | None = None) -> list[st
             lines.append(f"  {m}: {interval_words(u.models[m].estimate)}")
     pairs = neighbour_pairs(u, order)
     lines += [f"  {pair_words(p.a, p.b, p.estimate)}" for p in pairs]
-    if pairs:
-        top = pairs[0]
-        lines.append(f"  {power_words(u.detect, top.prompts_needed(u.detect), top.estimate.n)}")
+    power = power_line(u, order)
+    if power:
+        lines.append(f"  {power}")
     return lines
+
+
+def power_line(u: Uncertainty, order: Sequence[str], detect: float | None = None) -> str | None:
+    """How many prompts tell `detect` apart for the hardest neighbours (None: no pair).
+
+    The hardest pair is the one of neighbours on the leaderboard that needs the most prompts.
+    """
+    detect = u.detect if detect is None else detect
+    pairs = neighbour_pairs(u, order)
+    if not pairs:
+        return None
+    hardest = max(pairs, key=lambda p: p.prompts_needed(detect) or 0)
+    return power_words(detect, hardest.prompts_needed(detect), hardest.estimate.n)

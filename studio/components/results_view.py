@@ -167,8 +167,9 @@ def how_sure(results: Results, rows: list[LeaderRow]) -> None:
             )
         )
         pairs = results.pair_rows(detect)
-        for pair in pairs[: len(shown) - 1] if len(pairs) > 3 else pairs:
-            st.text(pair.words)
+        for pair in pairs:  # neighbours on the leaderboard in words; every pair in the table
+            if pair.neighbours:
+                st.text(pair.words)
         sentence = results.power_sentence(detect)
         if sentence:
             st.markdown(f"**{safe_markdown(sentence)}**")
