@@ -55,7 +55,7 @@ def pair_words(a: str, b: str, e: Estimate) -> str:
             else f"({_f(e.mean)} on every one of the {_prompts(e.n)})"
         )
         return f"{a} scores higher than {b}, and the gap {gap} is larger than chance."
-    if not e.has_interval:
+    if e.low is None or e.high is None:
         return f"{a} and {b} score the same on every one of the {_prompts(e.n)}."
     return (
         f"{a} and {b} are too close to call with these {_prompts(e.n)} "
