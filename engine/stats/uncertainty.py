@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -180,23 +180,28 @@ class Uncertainty:
 
 
 def _judge_scores(scored: ScoredCell) -> list[float]:
-    """The cell's score recomputed with each judge alone (empty with fewer than two judges)."""
+    """The cell's score recomputed with each judge alone (empty with fewer than two judges).
+
+    A point the judge did not score keeps its consensus; a `should_not` point is inverted.
+    """
     assessments: list[PointAssessment] = getattr(scored, "assessments", None) or []
     judges = sorted({j.judge_model_id for a in assessments for j in a.individual_judgements or ()})
     if len(judges) < 2:
         return []
-    from engine.scoring.aggregation import aggregate
+    from engine.scoring.aggregation import combine
 
+    counted = [a for a in assessments if a.counts]
     out: list[float] = []
     for judge in judges:
-        alone = []
-        for a in assessments:
-            mine = [j for j in a.individual_judgements or () if j.judge_model_id == judge]
-            if mine and a.counts:
-                extent = mine[0].coverage_extent
-                a = replace(a, coverage_extent=1 - extent if a.is_inverted else extent)
-            alone.append(a)
-        score = aggregate(alone)
+        parts: list[tuple[str, float | None, float]] = []
+        for a in counted:
+            extent = a.coverage_extent
+            for j in a.individual_judgements or ():
+                if j.judge_model_id == judge:
+                    extent = 1 - j.coverage_extent if a.is_inverted else j.coverage_extent
+                    break
+            parts.append((a.path_id.strip() if a.path_id else "", extent, a.multiplier))
+        score = combine(parts)
         if score is not None:
             out.append(score)
     return out
