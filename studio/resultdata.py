@@ -24,7 +24,7 @@ from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked, shared_ranks
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
-from engine.stats import DETECT, Uncertainty, pair_words, power_line
+from engine.stats import DETECT, Uncertainty, interval_words, pair_words, power_line
 from engine.store import CellRow
 
 __all__ = [
@@ -318,6 +318,23 @@ class Results:
                         neighbours=order[i + 1] == lower,
                     )
                 )
+        return out
+
+    def clustered_lines(self) -> list[str]:
+        """Base models with several answers per prompt: their interval and the within spread."""
+        out: list[str] = []
+        for model, u in self.uncertainty.models.items():
+            if u.answers == (model,):
+                continue
+            spread = (
+                f"; answers to one prompt differ by {u.within_prompt_sd:.2f} (standard deviation)"
+                if u.within_prompt_sd is not None
+                else ""
+            )
+            out.append(
+                f"{model}, {len(u.answers)} answers per prompt averaged: "
+                f"{interval_words(u.estimate)}{spread}"
+            )
         return out
 
     def power_sentence(self, detect: float = DETECT) -> str | None:

@@ -170,6 +170,8 @@ def how_sure(results: Results, rows: list[LeaderRow]) -> None:
         for pair in pairs:  # neighbours on the leaderboard in words; every pair in the table
             if pair.neighbours:
                 st.text(pair.words)
+        for line in results.clustered_lines():
+            st.text(line)
         sentence = results.power_sentence(detect)
         if sentence:
             st.markdown(f"**{safe_markdown(sentence)}**")

@@ -110,3 +110,14 @@ def test_the_html_report_shows_ties_whiskers_and_words_escaped():
     assert "close-1 and close-2 are too close to call with these 12 prompts" in board
     assert "close-2 scores higher than &lt;b&gt;x&lt;/b&gt;" in board
     assert "<b>x</b>" not in board
+
+
+def test_a_model_answering_each_prompt_twice_gets_an_interval_over_prompts():
+    data = comparison_data()
+    for row in data["evaluationResults"]["llmCoverageScores"].values():
+        row["best[temp:0.7]"] = row.pop("close-1")
+        row["best[temp:0]"] = row.pop("best")
+    results = Results(read_comparison(data))
+    (line,) = results.clustered_lines()
+    assert line.startswith("best, 2 answers per prompt averaged: ")
+    assert "likely between" in line and "answers to one prompt differ by" in line
