@@ -29,6 +29,7 @@ __all__ = [
     "explanation_figure",
     "explanation_steps",
     "heatmap_table",
+    "leaderboard_figure",
     "plot_text",
     "score_colour",
 ]
@@ -67,6 +68,54 @@ def _weight(w: float) -> str:
 SCORE_STOPS = ((0.0, (0xD6, 0x60, 0x4D)), (0.5, (0xF7, 0xF7, 0xF7)), (1.0, (0x43, 0x93, 0xC3)))
 """The heatmap's colours: ColorBrewer's RdBu (red, white, blue), safe for colour-blind readers;
 every stop keeps dark text readable (contrast of at least 4.5:1 with #111111)."""
+
+
+def leaderboard_figure(
+    names: Sequence[str],
+    means: Sequence[float | None],
+    lows: Sequence[float | None],
+    highs: Sequence[float | None],
+) -> go.Figure:
+    """Each model's average as a dot with its 95% interval as an error bar, best at the top.
+
+    A model without an interval (one prompt, or the same score on every prompt) has a dot only.
+    """
+    minus = [
+        m - lo if m is not None and lo is not None else 0 for m, lo in zip(means, lows, strict=True)
+    ]
+    plus = [
+        hi - m if m is not None and hi is not None else 0
+        for m, hi in zip(means, highs, strict=True)
+    ]
+    labels = _unique([plot_text(n, 40) for n in names])
+    hover = [
+        f"{label}: {_num(m, 3)}"
+        + (
+            f" (95% interval {_num(lo)} to {_num(hi)})"
+            if lo is not None and hi is not None
+            else " (no interval)"
+        )
+        for label, m, lo, hi in zip(labels, means, lows, highs, strict=True)
+    ]
+    fig = go.Figure(
+        go.Scatter(
+            x=list(means),
+            y=labels,
+            mode="markers",
+            marker={"size": 10, "color": COLORS["required"]},
+            error_x={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
+            customdata=hover,
+            hovertemplate="%{customdata}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        xaxis={"range": [0, 1.02], "title": "average score (95% interval)"},
+        yaxis={"autorange": "reversed", "type": "category"},
+        height=80 + 32 * len(labels),
+        margin={"l": 10, "r": 20, "t": 10, "b": 40},
+        showlegend=False,
+    )
+    return fig
 
 
 def score_colour(value: float | None) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.assessment import PointAssessment
@@ -21,15 +21,17 @@ from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
-from engine.report.ranking import ranked
+from engine.report.ranking import ranked, shared_ranks
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
+from engine.stats import DETECT, Uncertainty, interval_words, pair_words, power_line
 from engine.store import CellRow
 
 __all__ = [
     "PAGE_SIZE",
     "CellUsage",
     "LeaderRow",
+    "PairRow",
     "Results",
     "display_names",
     "group_label",
@@ -70,6 +72,29 @@ class LeaderRow:
     output_tokens: int
     cost_usd: float
     mean_latency_ms: float | None
+    rank: str = ""
+    """"1", or "2=" when the model is not separable from the one above it (a tie)."""
+    low: float | None = None
+    """The 95% interval of the average over prompts (None when there is none)."""
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class PairRow:
+    """Two models of the leaderboard compared on the prompts both scored (paired)."""
+
+    a: str
+    b: str
+    difference: float | None
+    low: float | None
+    high: float | None
+    separable: bool
+    prompts: int
+    minimum_detectable: float | None
+    needed: int | None
+    words: str
+    neighbours: bool = False
+    """The two are next to each other on the leaderboard."""
 
 
 def display_names(models: Sequence[str]) -> dict[str, str]:
@@ -160,6 +185,7 @@ class Results:
         self.names = display_names(self.models)
         self.prompt_ids = self._prompt_order()
         self._summaries = comparison.summaries()
+        self._uncertainty: Uncertainty | None = None
 
     @classmethod
     def from_run_rows(
@@ -213,11 +239,27 @@ class Results:
             return "failed"
         return "scored" if cell.score is not None else "unscored"
 
+    @property
+    def uncertainty(self) -> Uncertainty:
+        """Each model's 95% interval and each pair's paired difference (computed once)."""
+        if self._uncertainty is None:
+            self._uncertainty = self.comparison.uncertainty()
+        return self._uncertainty
+
     def leaderboard(self) -> list[LeaderRow]:
-        """Every model, best first (`engine.report.ranking`: fewer prompts scored ranks after)."""
+        """Every model, best first (`engine.report.ranking`: fewer prompts scored ranks after).
+
+        Ranks are shared ("2=") where a model is not separable from the one above it: the
+        interval of their paired difference includes 0.
+        """
         rows: list[LeaderRow] = []
         for model in self.models:
             s = self._summaries.get(model)
+            interval = self.uncertainty.models.get(model)
+            low = high = None
+            if interval is not None and interval.estimate.has_interval:
+                low = max(0.0, interval.estimate.low or 0.0)
+                high = min(1.0, interval.estimate.high or 0.0)
             spent = [u for (p, m), u in self.usage.items() if m == model]
             latencies = [u.latency_ms for u in spent if u.latency_ms is not None]
             rows.append(
@@ -236,9 +278,69 @@ class Results:
                     output_tokens=sum(u.output_tokens or 0 for u in spent),
                     cost_usd=sum(u.cost_usd or 0.0 for u in spent),
                     mean_latency_ms=sum(latencies) / len(latencies) if latencies else None,
+                    low=low,
+                    high=high,
                 )
             )
-        return ranked(rows, _average, _scored, _name)
+        order = ranked(rows, _average, _scored, _name)
+        by_model = {r.model: r for r in order}
+        ranks = shared_ranks(
+            [r.model for r in order],
+            self.uncertainty,
+            lambda m: by_model[m].average,
+            lambda m: by_model[m].scored,
+        )
+        return [replace(r, rank=k) for r, k in zip(order, ranks, strict=True)]
+
+    def pair_rows(self, detect: float = DETECT) -> list[PairRow]:
+        """Every two models of the leaderboard, in its order, compared paired over prompts."""
+        order = [r.model for r in self.leaderboard() if r.average is not None]
+        out: list[PairRow] = []
+        for i, upper in enumerate(order):
+            for lower in order[i + 1 :]:
+                pair = self.uncertainty.pair(upper, lower)
+                if pair is None:
+                    continue
+                e = pair.estimate
+                a, b = self.names.get(pair.a, pair.a), self.names.get(pair.b, pair.b)
+                out.append(
+                    PairRow(
+                        a=a,
+                        b=b,
+                        difference=e.mean,
+                        low=e.low,
+                        high=e.high,
+                        separable=pair.separable,
+                        prompts=e.n,
+                        minimum_detectable=pair.minimum_detectable,
+                        needed=pair.prompts_needed(detect),
+                        words=pair_words(a, b, e),
+                        neighbours=order[i + 1] == lower,
+                    )
+                )
+        return out
+
+    def clustered_lines(self) -> list[str]:
+        """Base models with several answers per prompt: their interval and the within spread."""
+        out: list[str] = []
+        for model, u in self.uncertainty.models.items():
+            if u.answers == (model,):
+                continue
+            spread = (
+                f"; answers to one prompt differ by {u.within_prompt_sd:.2f} (standard deviation)"
+                if u.within_prompt_sd is not None
+                else ""
+            )
+            out.append(
+                f"{model}, {len(u.answers)} answers per prompt averaged: "
+                f"{interval_words(u.estimate)}{spread}"
+            )
+        return out
+
+    def power_sentence(self, detect: float = DETECT) -> str | None:
+        """How many prompts would tell apart `detect` for the hardest neighbours (None: < 2)."""
+        order = [r.model for r in self.leaderboard() if r.average is not None]
+        return power_line(self.uncertainty, order, detect)
 
     def page(self, number: int, size: int = PAGE_SIZE) -> list[str]:
         """The prompt ids on a 1-based page."""

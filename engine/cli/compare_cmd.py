@@ -30,13 +30,23 @@ __all__ = ["compare_cmd"]
     metavar="X",
     help="Exit 1 when some model's average score fell by more than X (e.g. 0.05).",
 )
-def compare_cmd(baseline: str, candidate: str, fmt: str, fail_on_drop: float | None) -> None:
+@click.option(
+    "--significant",
+    is_flag=True,
+    default=False,
+    help="With --fail-on-drop: fail only when the drop is also larger than chance (its 95% "
+    "interval, paired over the prompts both runs scored, excludes 0).",
+)
+def compare_cmd(
+    baseline: str, candidate: str, fmt: str, fail_on_drop: float | None, significant: bool
+) -> None:
     """Compare two runs: each model's average, each prompt's score and each point.
 
     BASE and CAND are run ids (as `blueprint run` prints them) or comparison JSON files
     (ours or Weval's). Points are matched by their content, so a point you edited shows as
-    removed and added. Exit codes: 0, or 1 when --fail-on-drop is exceeded; 2 when an input
-    cannot be used. Put `--` before an id that starts with `-`.
+    removed and added. Each model's change comes with its 95% interval, paired over the
+    prompts both runs scored. Exit codes: 0, or 1 when --fail-on-drop is exceeded (with
+    --significant: by a drop larger than chance); 2 when an input cannot be used. Put `--` before an id that starts with `-`.
     """
     # The process-wide GC setting, made here at the entry point (never in the library): two
     # comparison files of 15 MB become millions of lasting objects that reference counting
@@ -55,9 +65,20 @@ def compare_cmd(baseline: str, candidate: str, fmt: str, fail_on_drop: float | N
         click.echo(dumps_compact(diff.to_json()))
     else:
         click.echo(render_text(diff))
-    if fail_on_drop is not None and diff.largest_drop() > fail_on_drop + 1e-9:
+    if significant and fail_on_drop is None:
+        click.echo("--significant only changes --fail-on-drop X; give both.", err=True)
+        sys.exit(2)
+    drop = diff.largest_drop(significant=significant)
+    if fail_on_drop is not None and drop > fail_on_drop + 1e-9:
+        chance = " and the drop is larger than chance" if significant else ""
         click.echo(
-            f"A model's average fell by {diff.largest_drop():.2f}, more than {fail_on_drop:g}.",
+            f"A model's average fell by {drop:.2f}, more than {fail_on_drop:g}{chance}.",
             err=True,
         )
         sys.exit(1)
+    if fail_on_drop is not None and significant and diff.largest_drop() > fail_on_drop + 1e-9:
+        click.echo(
+            f"A model's average fell by {diff.largest_drop():.2f}, more than {fail_on_drop:g}, "
+            "but within chance (its 95% interval includes 0): not failing (--significant).",
+            err=True,
+        )

@@ -57,9 +57,13 @@ def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) ->
             f"  {shown}  {model}  ({s.get('scored_prompts', 0)} scored, "
             f"{s.get('failed_prompts', 0)} failed)"
         )
-    path = stored_comparison(store, run.id, plan.blueprint, rows).write(
-        Path(out_dir) if out_dir else default_out_dir()
-    )
+    comparison = stored_comparison(store, run.id, plan.blueprint, rows)
+    if summary:
+        from engine.stats import summary_lines
+
+        for line in summary_lines(comparison.uncertainty()):
+            click.echo(line)
+    path = comparison.write(Path(out_dir) if out_dir else default_out_dir())
     click.echo(f"wrote {path}")
     sys.exit(1 if any(r.failed for r in rows) else 0)
 

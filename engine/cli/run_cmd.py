@@ -464,6 +464,11 @@ def execute_prepared(
             f"failed; {t.input_tokens:,} tokens in, {t.output_tokens:,} out; "
             f"${t.cost_usd:.4f}; {t.latency_ms / 1000:.2f} s per answer)"
         )
+    if outcome.uncertainty is not None and len(outcome.summaries) > 0:
+        from engine.stats import summary_lines
+
+        for line in summary_lines(outcome.uncertainty):
+            click.echo(line)
     if outcome.path:
         click.echo(f"wrote {outcome.path}")
     sys.exit(1 if p.failed_cells else 0)

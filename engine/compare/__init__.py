@@ -2,7 +2,7 @@
 
 from engine.compare.diff import Change, ModelPair, RunDiff, compare_runs, pair_models
 from engine.compare.load import load_run_view
-from engine.compare.text import render_text
+from engine.compare.text import interval_text, render_text
 from engine.compare.view import (
     CellView,
     RunView,
@@ -21,6 +21,7 @@ __all__ = [
     "WordDiff",
     "base_model_id",
     "compare_runs",
+    "interval_text",
     "load_run_view",
     "pair_models",
     "render_text",

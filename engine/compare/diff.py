@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.compare.view import PointKey, RunView, base_model_id
+from engine.stats.intervals import paired
 
 __all__ = ["Change", "ModelPair", "RunDiff", "compare_runs", "pair_models"]
 
@@ -79,9 +80,18 @@ class RunDiff:
             "points": self.points,
         }
 
-    def largest_drop(self) -> float:
-        """The largest fall of a model's average (0 when none fell)."""
-        drops = [-m["delta"] for m in self.models if m["delta"] is not None and m["delta"] < 0]
+    def largest_drop(self, *, significant: bool = False) -> float:
+        """The largest fall of a model's average (0 when none fell).
+
+        With `significant`, only falls whose paired interval excludes 0 count.
+        """
+        drops = [
+            -m["delta"]
+            for m in self.models
+            if m["delta"] is not None
+            and m["delta"] < 0
+            and (m.get("separable", False) or not significant)
+        ]
         return max(drops, default=0.0)
 
 
@@ -103,15 +113,47 @@ def _points(
             yield key[0], None, score, "added"
 
 
+def _scores(run: RunView) -> dict[str, dict[str, float]]:
+    """Each model's score on each prompt of a run (prompts without a score left out)."""
+    out: dict[str, dict[str, float]] = {}
+    for (pid, model), cell in run.cells.items():
+        if cell.score is not None:
+            out.setdefault(model, {})[pid] = cell.score
+    return out
+
+
 def _model_row(
-    pair: ModelPair, old: dict[str, float | None], new: dict[str, float | None]
+    pair: ModelPair,
+    old: dict[str, float | None],
+    new: dict[str, float | None],
+    scores: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]],
+    weights: dict[str, float | None],
 ) -> dict[str, Any]:
+    """A model's averages in both runs, and the change paired over the prompts both scored.
+
+    `low`/`high` is the 95% interval of the mean per-prompt change (None when fewer than two
+    prompts are paired or every prompt changed by the same amount); `separable` says the
+    interval excludes 0.
+    """
     a = old.get(pair.baseline) if pair.baseline else None
     b = new.get(pair.candidate) if pair.candidate else None
     row: dict[str, Any] = {"model": pair.name}
     if pair.baseline is not None and pair.baseline != pair.name:
         row["baseline_model"] = pair.baseline
-    row.update({"baseline": a, "candidate": b, "delta": _delta(a, b)})
+    change = paired(
+        scores[1].get(pair.candidate or "", {}), scores[0].get(pair.baseline or "", {}), weights
+    )
+    row.update(
+        {
+            "baseline": a,
+            "candidate": b,
+            "delta": _delta(a, b),
+            "low": None if change.low is None else round(change.low, 6),
+            "high": None if change.high is None else round(change.high, 6),
+            "prompts": change.n,
+            "separable": change.separable,
+        }
+    )
     return row
 
 
@@ -123,7 +165,9 @@ def compare_runs(baseline: RunView, candidate: RunView) -> RunDiff:
     """
     pairs = pair_models(baseline.models, candidate.models)
     old_avg, new_avg = baseline.averages(), candidate.averages()
-    models = [_model_row(pair, old_avg, new_avg) for pair in pairs]
+    scores = (_scores(baseline), _scores(candidate))
+    weights = candidate.prompt_weights
+    models = [_model_row(pair, old_avg, new_avg, scores, weights) for pair in pairs]
     prompt_ids = list(dict.fromkeys([*baseline.prompt_ids, *candidate.prompt_ids]))
     prompts: list[dict[str, Any]] = []
     points: list[dict[str, Any]] = []

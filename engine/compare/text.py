@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.compare.diff import RunDiff
 
-__all__ = ["render_text"]
+__all__ = ["interval_text", "render_text"]
 
 SHOWN = 20
 
@@ -18,6 +18,19 @@ def _num(value: float | None) -> str:
 
 def _signed(value: float | None) -> str:
     return "" if value is None else f"{value:+.2f}"
+
+
+def interval_text(m: dict[str, Any]) -> str:
+    """The change's paired interval and verdict ("-0.06 to -0.01, larger than chance")."""
+    n = m.get("prompts", 0)
+    if m.get("low") is None or m.get("high") is None:
+        if n >= 2 and m.get("separable"):
+            return f"same change on all {n} prompts"
+        return (
+            "no interval (one prompt)" if n == 1 else "-" if n == 0 else "no change on any prompt"
+        )
+    verdict = "larger than chance" if m.get("separable") else f"within chance ({n} prompts)"
+    return f"{m['low']:+.2f} to {m['high']:+.2f}, {verdict}"
 
 
 def _cut(text: str, width: int = 70) -> str:
@@ -46,10 +59,12 @@ def render_text(diff: RunDiff) -> str:
         f"candidate  {_cut(c.label, 50)}  ({c.id}{', ' + c.timestamp if c.timestamp else ''})",
         "",
     ]
-    rows = [["model", "baseline", "candidate", "change"]]
+    rows = [["model", "baseline", "candidate", "change", "95% interval (paired)"]]
     for m in diff.models:
         name = m["model"] if "baseline_model" not in m else f"{m['baseline_model']} → {m['model']}"
-        rows.append([name, _num(m["baseline"]), _num(m["candidate"]), _signed(m["delta"])])
+        rows.append(
+            [name, _num(m["baseline"]), _num(m["candidate"]), _signed(m["delta"]), interval_text(m)]
+        )
     lines += _table(rows)
     moved = [p for p in diff.prompts if p["baseline"] != p["candidate"]]
     worse = sum(1 for p in moved if p["delta"] is not None and p["delta"] < 0)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine import __version__  # not importlib.metadata: ~10 ms per run
 from engine.assessment import PointAssessment
@@ -21,6 +21,9 @@ from engine.report.output import json_text, well_formed, write_json_atomic
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
 from engine.similarity.tables import SimilarityTables
+
+if TYPE_CHECKING:
+    from engine.stats import Uncertainty
 
 __all__ = [
     "IDEAL_MODEL_ID",
@@ -114,6 +117,13 @@ class Comparison(Record):
         cells = [c for row in self.cells.values() for m, c in row.items() if m != IDEAL_MODEL_ID]
         return summarize_models(cells, self.prompt_weights())
 
+    def uncertainty(self) -> Uncertainty:
+        """Each model's 95% interval and each pair's paired difference (`engine.stats`)."""
+        from engine.stats import uncertainty_of
+
+        cells = (c for row in self.cells.values() for c in row.values())
+        return uncertainty_of(cells, self.prompt_weights(), exclude=(IDEAL_MODEL_ID,))
+
     def variants(self) -> dict[str, dict[str, Any]] | None:
         """Scores merged per base model over temperatures (Weval's UI aggregation, spec §6.3).
 
@@ -183,6 +193,7 @@ class Comparison(Record):
                 m: s.model_dump(exclude={"model_id"}) for m, s in summaries.items()
             },
         }
+        studio["uncertainty"] = self.uncertainty().to_json()
         if self.key_point_extraction:
             studio["keyPointExtraction"] = self.key_point_extraction
         variants = self.variants()

@@ -23,10 +23,11 @@ from engine.report.executive import executive_html, read_executive
 from engine.report.html_similarity import similarity_html
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
-from engine.report.ranking import coverage_note, ranked
+from engine.report.ranking import coverage_note, ranked, shared_ranks
 from engine.report.reviews import PointReviews, judged_points, match_reviews
 from engine.scoring.aggregation import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
+from engine.stats import Uncertainty, neighbour_pairs, pair_words, power_line
 from engine.store.reviews import ReviewRow
 
 __all__ = ["CSP", "render_html"]
@@ -40,8 +41,9 @@ h1{font-size:1.7rem;margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px s
 .muted{color:#59636e;font-size:.9rem}table{border-collapse:collapse;margin:.6rem 0;font-size:.92rem}
 th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f6f8fa}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.bar{background:#eaeef2;width:12rem;height:.8rem;border-radius:.2rem;display:inline-block;vertical-align:middle}
+.bar{position:relative;background:#eaeef2;width:12rem;height:.8rem;border-radius:.2rem;display:inline-block;vertical-align:middle}
 .bar span{display:block;height:100%;background:#3182bd;border-radius:.2rem}
+.bar i{position:absolute;top:.3rem;height:.2rem;background:#111}
 pre{white-space:pre-wrap;word-wrap:break-word;background:#f6f8fa;padding:.6rem;border-radius:.3rem;font-size:.88rem;margin:.3rem 0}
 details{margin:.4rem 0;border:1px solid #d0d7de;border-radius:.4rem;padding:.3rem .7rem}
 details>summary{cursor:pointer;font-weight:600}details details{background:#fcfcfd}
@@ -116,24 +118,36 @@ def _messages(raw: Any) -> list[tuple[str, str | None]]:
 
 def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str]) -> str:
     summaries = comparison.summaries()
-    order = ranked(
-        models,
-        lambda m: s.average if (s := summaries.get(m)) else None,
-        lambda m: s.scored_prompts if (s := summaries.get(m)) else 0,
-        names.__getitem__,
-    )
+    uncertainty = comparison.uncertainty()
+
+    def average(m: str) -> float | None:
+        return s.average if (s := summaries.get(m)) else None
+
+    def scored(m: str) -> int:
+        return s.scored_prompts if (s := summaries.get(m)) else 0
+
+    order = ranked(models, average, scored, names.__getitem__)
+    ranks = shared_ranks(order, uncertainty, average, scored)
     rows = []
-    for rank, model in enumerate(order, 1):
+    for rank, model in zip(ranks, order, strict=True):
         s = summaries.get(model)
-        average = s.average if s else None
+        mean = average(model)
         total = s.scored_prompts + s.failed_prompts + s.unscored_prompts if s else 0
         note = coverage_note(s.scored_prompts, total) if s else None
         mark = f" <span class=err>({_e(note)})</span>" if note else ""
-        width = f"{min(max(average or 0.0, 0.0), 1.0) * 100:.1f}%"
+        width = f"{min(max(mean or 0.0, 0.0), 1.0) * 100:.1f}%"
+        est = u.estimate if (u := uncertainty.models.get(model)) else None
+        whisker = interval = ""
+        if est is not None and est.low is not None and est.high is not None:
+            low, high = max(est.low, 0.0), min(est.high, 1.0)
+            whisker = f'<i style="left:{low * 100:.1f}%;width:{(high - low) * 100:.1f}%"></i>'
+            interval = f"{_num(low)}–{_num(high)}"
         rows.append(
             "<tr>"
             f"<td class=num>{rank}</td><td>{_e(names[model])}{mark}</td>"
-            f'<td class=num>{_num(average, 3)}</td><td><span class=bar><span style="width:{width}"></span></span></td>'
+            f"<td class=num>{_num(mean, 3)}</td>"
+            f'<td><span class=bar><span style="width:{width}"></span>{whisker}</span></td>'
+            f"<td class=num>{interval or '—'}</td>"
             f"<td class=num>{_num(s.stddev if s else None, 3)}</td>"
             f"<td class=num>{_num(s.minimum if s else None)}–{_num(s.maximum if s else None)}</td>"
             f"<td class=num>{s.scored_prompts if s else 0}</td>"
@@ -142,11 +156,33 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
         )
     return (
         "<h2>Leaderboard</h2><p class=muted>Each model's average score over the prompts "
-        "(1 = every point met), its spread (standard deviation) and range. A model with no "
-        "score on some prompts is marked and ranked after the others: its average covers "
-        "fewer prompts.</p>"
-        "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th><th>Spread (±)</th>"
-        "<th>Range</th><th>Scored</th><th>Failed</th></tr>" + "".join(rows) + "</table>"
+        "(1 = every point met), its 95% interval (the black line on the bar: where the "
+        "average would likely fall with other prompts like these), its spread (standard "
+        "deviation) and range. “2=” means too close to call with the model above. A model "
+        "with no score on some prompts is marked and ranked after the others: its average "
+        "covers fewer prompts.</p>"
+        "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th><th>95% interval</th>"
+        "<th>Spread (±)</th><th>Range</th><th>Scored</th><th>Failed</th></tr>"
+        + "".join(rows)
+        + "</table>"
+        + _how_sure(uncertainty, [m for m in order if average(m) is not None], names)
+    )
+
+
+def _how_sure(uncertainty: Uncertainty, order: list[str], names: dict[str, str]) -> str:
+    """Each pair of neighbours in words, and how many prompts would tell 0.05 apart."""
+    pairs = neighbour_pairs(uncertainty, order)
+    if not pairs:
+        return ""
+    lines = [pair_words(names.get(p.a, p.a), names.get(p.b, p.b), p.estimate) for p in pairs]
+    power = power_line(uncertainty, order)
+    if power:
+        lines.append(power)
+    return (
+        "<h3>How sure is this ranking?</h3><p class=muted>Neighbours on the leaderboard "
+        "compared on the prompts both answered (paired), at 95% each.</p><ul>"
+        + "".join(f"<li>{_e(line)}</li>" for line in lines)
+        + "</ul>"
     )
 
 

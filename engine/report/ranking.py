@@ -9,9 +9,12 @@ model that answered one prompt well above models that answered all of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-__all__ = ["coverage_note", "ranked"]
+if TYPE_CHECKING:
+    from engine.stats import Uncertainty
+
+__all__ = ["coverage_note", "ranked", "shared_ranks"]
 
 T = TypeVar("T")
 
@@ -47,3 +50,31 @@ def ranked(
         return (value is None, scored(item) < most, -(value or 0.0), name(item))
 
     return sorted(items, key=key)
+
+
+def shared_ranks(
+    order: Sequence[str],
+    uncertainty: Uncertainty,
+    average: Callable[[str], float | None],
+    scored: Callable[[str], int],
+) -> list[str]:
+    """The ranks of models listed best first (`ranked`), shared where too close to call.
+
+    A model shares the rank of the one above ("2=") when both have an average over as many
+    prompts and the interval of their paired difference includes 0 (`engine.stats`).
+
+    Args:
+        order: Model ids, best first.
+        uncertainty: The run's intervals and pairs.
+        average: A model's average score (None when it has none).
+        scored: How many prompts have a score for the model.
+    """
+    from engine.stats import tied_ranks
+
+    def apart(upper: str, lower: str) -> bool:
+        if average(upper) is None or average(lower) is None or scored(upper) != scored(lower):
+            return True
+        pair = uncertainty.pair(upper, lower)
+        return pair is None or pair.separable
+
+    return tied_ranks(order, apart)

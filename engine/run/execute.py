@@ -527,6 +527,12 @@ class _Runner:
             ):
                 comparison.extra["executiveSummary"] = written
             path = comparison.write(self.options.out_dir)
+        if comparison is not None:
+            uncertainty = comparison.uncertainty()
+        else:
+            from engine.stats import uncertainty_of
+
+            uncertainty = uncertainty_of(rows, weights, exclude=("IDEAL_BENCHMARK",))
         summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.complete_run(self.run_id, totals, summary, str(path) if path else None)
         return RunOutcome(
@@ -537,6 +543,7 @@ class _Runner:
             summaries=summaries,
             key_points=self.key_points,
             summary_error=self.summary_error,
+            uncertainty=uncertainty,
         )
 
 

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from engine.judge.keypoints import KeyPoints
     from engine.report.comparison import Comparison
     from engine.scoring.summary import ModelSummary
+    from engine.stats import Uncertainty
     from engine.store.rows import RunStatus
 
 __all__ = ["Progress", "RunOptions", "RunOutcome"]
@@ -87,3 +88,5 @@ class RunOutcome:
     summaries: dict[str, ModelSummary] = field(default_factory=dict)
     key_points: dict[str, KeyPoints] = field(default_factory=dict)
     summary_error: str | None = None
+    uncertainty: Uncertainty | None = None
+    """Each model's 95% interval and each pair's paired difference (a completed run)."""

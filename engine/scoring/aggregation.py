@@ -22,6 +22,7 @@ __all__ = [
     "PointLine",
     "ScoreExplanation",
     "aggregate",
+    "combine",
     "explain",
     "weighted_mean",
 ]
@@ -195,21 +196,32 @@ def aggregate(assessments: Sequence[PointAssessment]) -> float | None:
 
     This is the hot path of scoring; `explain()` gives the same number with its arithmetic.
     """
+    return combine(
+        [
+            (a.path_id.strip() if a.path_id else "", a.coverage_extent, a.multiplier)
+            for a in assessments
+            if a.counts
+        ]
+    )
+
+
+def combine(parts: Sequence[tuple[str, float | None, float]]) -> float | None:
+    """Weval's score from the counted points as (path id or "", score, weight).
+
+    The required points' weighted mean and the best path's weighted mean, averaged (either
+    alone when the other has no point); None when there is no point.
+    """
     req_num = req_den = 0.0
     path_num: dict[str, float] = {}
     path_den: dict[str, float] = {}
-    for a in assessments:
-        if not a.counts:
-            continue
-        score = a.coverage_extent
+    for path_id, score, multiplier in parts:
         assert score is not None
-        path_id = a.path_id.strip() if a.path_id else ""
         if path_id:
-            path_num[path_id] = path_num.get(path_id, 0.0) + score * a.multiplier
-            path_den[path_id] = path_den.get(path_id, 0.0) + a.multiplier
+            path_num[path_id] = path_num.get(path_id, 0.0) + score * multiplier
+            path_den[path_id] = path_den.get(path_id, 0.0) + multiplier
         else:
-            req_num += score * a.multiplier
-            req_den += a.multiplier
+            req_num += score * multiplier
+            req_den += multiplier
     groups: list[float] = []
     if req_den > 0:
         groups.append(req_num / req_den)

@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from engine.compare import RunDiff, compare_runs, load_run_view, word_diff
+from engine.compare import RunDiff, compare_runs, interval_text, load_run_view, word_diff
 from engine.errors import InputError
 from engine.jsvalues import format_score
 from engine.store import RunRecord
@@ -133,8 +133,12 @@ def _num(value: float | None) -> str:
 
 
 def model_deltas(loaded: Loaded) -> None:
-    """Each model's average in both runs and the change, signed."""
+    """Each model's average in both runs and the change, signed, with its paired interval."""
     st.subheader("Models")
+    st.caption(
+        "The interval pairs each prompt's score in both runs: a change is larger than chance "
+        "when its 95% interval excludes 0 (see docs/uncertainty.md)."
+    )
     diff = loaded.diff
     pairs = pairs_of(diff)
     rows = []
@@ -150,9 +154,18 @@ def model_deltas(loaded: Loaded) -> None:
                 "–"
                 if delta is None
                 else ("better" if delta > 0 else "worse" if delta < 0 else "same"),
+                interval_text(m),
             ]
         )
-    columns = ["Model", "Baseline model", "Baseline", "Candidate", "Change", "Verdict"]
+    columns = [
+        "Model",
+        "Baseline model",
+        "Baseline",
+        "Candidate",
+        "Change",
+        "Verdict",
+        "95% interval of the change (paired over prompts)",
+    ]
     label = "Each model's average score in both runs and the change"
     _table(Table(columns, rows, label, test_id="cmp-models"))
 

@@ -21,7 +21,7 @@ from studio.components.executive_view import executive_summary
 from studio.components.keypoints_view import AddPoints, key_points_panel
 from studio.components.similarity_view import similarity_section
 from studio.components.variants_view import variants_view
-from studio.resultdata import PAGE_SIZE, LeaderRow, Results, page_count
+from studio.resultdata import PAGE_SIZE, LeaderRow, PairRow, Results, page_count
 from studio.run_files import FILES, FileKind, file_name, run_file
 from studio.textsafe import one_line, safe_markdown
 
@@ -32,9 +32,11 @@ __all__ = [
     "TABS",
     "TAB_KEY",
     "downloads",
+    "how_sure",
     "init_view",
     "leaderboard",
     "leaderboard_markdown",
+    "pairs_markdown",
     "prompt_detail",
     "prompts_overview",
     "render_results",
@@ -103,7 +105,8 @@ def leaderboard(results: Results) -> None:
         "Spread is the standard deviation across prompts: a high spread means the model is "
         "good at some prompts and poor at others. A model with no score on some prompts is "
         "marked (“scored on 2 of 3 prompts”) and ranked after the others: its average covers "
-        "fewer prompts."
+        "fewer prompts. The 95% interval is where the average would likely fall with other "
+        "prompts like these; “2=” means too close to call with the model above."
     )
     if not rows:
         st.info("No model has a result yet.")
@@ -121,6 +124,80 @@ def leaderboard(results: Results) -> None:
         "scored (for example, only points in words and no judge). Cost and time are for "
         "generating the answers and judging them."
     )
+    how_sure(results, rows)
+
+
+DETECT_KEY = "res_detect"
+CHART_KEY = "res_errorbars"
+
+
+def how_sure(results: Results, rows: list[LeaderRow]) -> None:
+    """Error bars on the averages, each pair of models compared, and how many prompts to add."""
+    shown = [r for r in rows if r.average is not None]
+    if not shown:
+        return
+    with st.expander("How sure is this ranking?", expanded=len(shown) > 1):
+        st.caption(
+            "The prompts are a sample of the questions you care about, so each average is an "
+            "estimate. Two models are compared on the prompts both answered (paired); at 95% "
+            "each, without a correction for many pairs. See docs/uncertainty.md."
+        )
+        # a chart only when asked: the page draws without loading Plotly (see heatmap_table)
+        if st.toggle("Show the averages with their error bars", key=CHART_KEY):
+            st.plotly_chart(
+                figures.leaderboard_figure(
+                    [r.name for r in shown],
+                    [r.average for r in shown],
+                    [r.low for r in shown],
+                    [r.high for r in shown],
+                ),
+                config={"displayModeBar": False},
+                key="leaderboard-errorbars",
+            )
+        detect = float(
+            st.number_input(
+                "Difference you want to tell apart",
+                min_value=0.01,
+                max_value=1.0,
+                value=0.05,
+                step=0.01,
+                key=DETECT_KEY,
+                help="The prompts needed are planned for this gap in average score "
+                "(80% power, 5% level).",
+            )
+        )
+        pairs = results.pair_rows(detect)
+        for pair in pairs:  # neighbours on the leaderboard in words; every pair in the table
+            if pair.neighbours:
+                st.text(pair.words)
+        for line in results.clustered_lines():
+            st.text(line)
+        sentence = results.power_sentence(detect)
+        if sentence:
+            st.markdown(f"**{safe_markdown(sentence)}**")
+        if pairs:
+            st.markdown(pairs_markdown(pairs, detect))
+
+
+def pairs_markdown(pairs: list[PairRow], detect: float) -> str:
+    """Every pair of models as a Markdown table: gap, interval, verdict, power.
+
+    Model names are escaped with `safe_markdown`; every other cell is a number formatted here.
+    """
+    head = (
+        "| Higher | Lower | Gap | 95% interval | Larger than chance | Prompts "
+        f"| Smallest gap this run detects | Prompts needed for {detect:.2f} |\n"
+        "|:--|:--|--:|:--|:--|--:|--:|--:|\n"
+    )
+    lines = []
+    for p in pairs:
+        interval = "—" if p.low is None or p.high is None else f"{p.low:.2f} to {p.high:.2f}"
+        lines.append(
+            f"| {safe_markdown(p.a)} | {safe_markdown(p.b)} | {_fmt(p.difference, 3)} "
+            f"| {interval} | {'yes' if p.separable else 'no'} | {p.prompts} "
+            f"| {_fmt(p.minimum_detectable, 3)} | {p.needed if p.needed is not None else '—'} |"
+        )
+    return head + "\n".join(lines)
 
 
 def _bar(value: float | None, width: int = 8) -> str:
@@ -129,6 +206,13 @@ def _bar(value: float | None, width: int = 8) -> str:
     filled = min(max(value, 0.0), 1.0) * width
     full = int(filled)
     return "█" * full + ("▌" if filled - full >= 0.5 else "")
+
+
+def _interval(row: LeaderRow) -> str:
+    """The average's 95% interval ("0.62 – 0.80"), or "—" when there is none."""
+    if row.low is None or row.high is None:
+        return "—"
+    return f"{_fmt(row.low)} – {_fmt(row.high)}"
 
 
 def _cost(row: LeaderRow, unpriced: Collection[str]) -> str:
@@ -148,9 +232,9 @@ def leaderboard_markdown(
     model in `unpriced` (no known price) is "cost unknown", never "0.0000".
     """
     head = (
-        "| # | Model | Average | | Spread (±) | Scored | Failed | Not scored "
+        "| # | Model | Average | | 95% interval | Spread (±) | Scored | Failed | Not scored "
         "| Tokens in / out | Cost ($) | Seconds per answer |\n"
-        "|--:|:--|--:|:--|--:|--:|--:|--:|--:|--:|--:|\n"
+        "|--:|:--|--:|:--|:--|--:|--:|--:|--:|--:|--:|--:|\n"
     )
     lines = []
     for i, r in enumerate(rows, 1):
@@ -164,8 +248,9 @@ def leaderboard_markdown(
             else "— | — | —"
         )
         lines.append(
-            f"| {i} | {name} | **{_fmt(r.average, 3)}** | {_bar(r.average)} "
-            f"| {_fmt(r.stddev, 3)} | {r.scored} | {r.failed} | {r.unscored} | {spent} |"
+            f"| {r.rank or i} | {name} | **{_fmt(r.average, 3)}** | {_bar(r.average)} "
+            f"| {_interval(r)} | {_fmt(r.stddev, 3)} | {r.scored} | {r.failed} | {r.unscored} "
+            f"| {spent} |"
         )
     return head + "\n".join(lines)
 

@@ -91,6 +91,7 @@ def test_a_queued_run_is_executed_by_a_worker_process_and_equals_an_in_process_r
     run_id = first.split()[1]
     assert first.startswith("run ") and first.endswith(f"/results?run={run_id}")
     assert "completed: 60/60 cells" in done.stdout
+    assert "how sure (95% intervals over prompts; see docs/uncertainty.md):" in done.stdout
     assert list((tmp_path / "out").glob("*_comparison.json"))
 
     team = open_store(queue_db)

@@ -53,6 +53,9 @@ def test_the_page_shows_model_deltas_the_grid_and_the_changed_points(two_runs):
     assert list(models["Model"]) == [MODEL]
     assert list(models["Baseline"]) == ["1.000"] and list(models["Candidate"]) == ["0.835"]
     assert list(models["Change"]) in (["−0.16"], ["−0.17"]) and list(models["Verdict"]) == ["worse"]
+    # two prompts paired: one unchanged, one 0.33 worse, so the change is within chance
+    interval = list(models["95% interval of the change (paired over prompts)"])
+    assert len(interval) == 1 and interval[0].endswith("within chance (2 prompts)")
     grid_frame = tables["cmp-grid"]
     assert list(grid_frame.index) == ["france", "spain"]
     assert list(grid_frame[MODEL]) == ["= 1.00", "−0.33"]

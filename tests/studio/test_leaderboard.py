@@ -33,9 +33,9 @@ def test_rows_numbers_and_bars():
     table = leaderboard_markdown([row("a", 0.75, stddev=0.1), row("b", None)]).splitlines()
     assert table[0].startswith("| # | Model | Average |")
     assert table[2] == (
-        "| 1 | a | **0.750** | ██████ | 0.100 | 1 | 0 | 0 | 1,200 / 30 | 0.0012 | 1.50 |"
+        "| 1 | a | **0.750** | ██████ | — | 0.100 | 1 | 0 | 0 | 1,200 / 30 | 0.0012 | 1.50 |"
     )
-    assert table[3].startswith("| 2 | b | **—** |  | — | 0 | 1 |")
+    assert table[3].startswith("| 2 | b | **—** |  | — | — | 0 | 1 |")
 
 
 def test_unknown_usage_is_a_dash():
@@ -47,4 +47,20 @@ def test_model_names_cannot_inject_markdown_html_or_cells():
     hostile = '<img src=x onerror="alert(1)"> | [x](javascript:1) ![i](http://e/x.png)'
     line = leaderboard_markdown([row(hostile, 0.5)]).splitlines()[2]
     assert not re.search(r"(?<!\\)[<>\[\]()!]", line.split("**")[0])  # all escaped
-    assert len(re.findall(r"(?<!\\)\|", line)) == 12  # the name's `|` adds no cell
+    assert len(re.findall(r"(?<!\\)\|", line)) == 13  # the name's `|` adds no cell
+
+
+def test_tied_ranks_and_intervals_are_shown():
+    rows = [
+        row("a", 0.8, rank="1", low=0.7, high=0.9),
+        row("b", 0.6, rank="2=", low=0.45, high=0.75),
+        row("c", 0.58, rank="2="),
+    ]
+    table = leaderboard_markdown(rows).splitlines()
+    assert "| 95% interval |" in table[0]
+    cells = [[c.strip() for c in line.split("|")] for line in table[2:]]
+    assert [(c[1], c[2], c[5]) for c in cells] == [
+        ("1", "a", "0.70 – 0.90"),
+        ("2=", "b", "0.45 – 0.75"),
+        ("2=", "c", "—"),
+    ]

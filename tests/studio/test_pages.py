@@ -238,8 +238,9 @@ def test_results_of_a_shared_link(or_paths_run):
     heat = at.dataframe[0].value
     assert list(heat.columns) == ["openai:fake-a", "openai:fake-b"]
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
-    assert "| 1 | openai:fake-a | **1.000** | ████████ |" in board
-    assert "| 2 | openai:fake-b | **1.000** |" in board
+    # one prompt, the same score: too close to call, so the two share the first rank
+    assert "| 1= | openai:fake-a | **1.000** | ████████ | — |" in board
+    assert "| 1= | openai:fake-b | **1.000** |" in board
     grid = at.dataframe[1].value
     assert list(grid["Group"]) == ["Path 1", "Required", "Path 1", "Path 2", "Path 2"]
     at.session_state["res_tab"] = "Why this score"
