@@ -70,6 +70,10 @@ class LeaderRow:
     output_tokens: int
     cost_usd: float
     mean_latency_ms: float | None
+    weval_differs: bool = False
+    """True when Weval's score for the model (`weval_score`) is not `average`."""
+    weval_score: float | None = None
+    """Weval's figure for the model (its hybrid average; the average when the same)."""
 
 
 def display_names(models: Sequence[str]) -> dict[str, str]:
@@ -160,6 +164,8 @@ class Results:
         self.names = display_names(self.models)
         self.prompt_ids = self._prompt_order()
         self._summaries = comparison.summaries()
+        self.weval_scores = comparison.weval_scores()
+        """Models whose Weval score differs from their average, with Weval's score."""
 
     @classmethod
     def from_run_rows(
@@ -236,6 +242,8 @@ class Results:
                     output_tokens=sum(u.output_tokens or 0 for u in spent),
                     cost_usd=sum(u.cost_usd or 0.0 for u in spent),
                     mean_latency_ms=sum(latencies) / len(latencies) if latencies else None,
+                    weval_differs=model in self.weval_scores,
+                    weval_score=self.weval_scores.get(model, s.average if s else None),
                 )
             )
         return ranked(rows, _average, _scored, _name)

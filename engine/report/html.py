@@ -27,6 +27,7 @@ from engine.report.ranking import coverage_note, ranked
 from engine.report.reviews import PointReviews, judged_points, match_reviews
 from engine.scoring.aggregation import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
+from engine.similarity.hybrid import WEVAL_SCORE_NOTE
 from engine.store.reviews import ReviewRow
 
 __all__ = ["CSP", "render_html"]
@@ -122,10 +123,12 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
         lambda m: s.scored_prompts if (s := summaries.get(m)) else 0,
         names.__getitem__,
     )
+    weval = comparison.weval_scores()
     rows = []
     for rank, model in enumerate(order, 1):
         s = summaries.get(model)
         average = s.average if s else None
+        weval_cell = f"<td class=num>{_num(weval.get(model, average), 3)}</td>" if weval else ""
         total = s.scored_prompts + s.failed_prompts + s.unscored_prompts if s else 0
         note = coverage_note(s.scored_prompts, total) if s else None
         mark = f" <span class=err>({_e(note)})</span>" if note else ""
@@ -134,6 +137,7 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
             "<tr>"
             f"<td class=num>{rank}</td><td>{_e(names[model])}{mark}</td>"
             f'<td class=num>{_num(average, 3)}</td><td><span class=bar><span style="width:{width}"></span></span></td>'
+            f"{weval_cell}"
             f"<td class=num>{_num(s.stddev if s else None, 3)}</td>"
             f"<td class=num>{_num(s.minimum if s else None)}–{_num(s.maximum if s else None)}</td>"
             f"<td class=num>{s.scored_prompts if s else 0}</td>"
@@ -145,7 +149,10 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
         "(1 = every point met), its spread (standard deviation) and range. A model with no "
         "score on some prompts is marked and ranked after the others: its average covers "
         "fewer prompts.</p>"
-        "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th><th>Spread (±)</th>"
+        + (f"<p class=muted>{_e(WEVAL_SCORE_NOTE)}</p>" if weval else "")
+        + "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th>"
+        + ("<th>Weval's score</th>" if weval else "")
+        + "<th>Spread (±)</th>"
         "<th>Range</th><th>Scored</th><th>Failed</th></tr>" + "".join(rows) + "</table>"
     )
 
