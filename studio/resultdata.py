@@ -77,6 +77,10 @@ class LeaderRow:
     low: float | None = None
     """The 95% interval of the average over prompts (None when there is none)."""
     high: float | None = None
+    weval_differs: bool = False
+    """True when Weval's score for the model (`weval_score`) is not `average`."""
+    weval_score: float | None = None
+    """Weval's figure for the model (its hybrid average; the average when the same)."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +190,8 @@ class Results:
         self.prompt_ids = self._prompt_order()
         self._summaries = comparison.summaries()
         self._uncertainty: Uncertainty | None = None
+        self.weval_scores = comparison.weval_scores()
+        """Models whose Weval score differs from their average, with Weval's score."""
 
     @classmethod
     def from_run_rows(
@@ -280,6 +286,8 @@ class Results:
                     mean_latency_ms=sum(latencies) / len(latencies) if latencies else None,
                     low=low,
                     high=high,
+                    weval_differs=model in self.weval_scores,
+                    weval_score=self.weval_scores.get(model, s.average if s else None),
                 )
             )
         order = ranked(rows, _average, _scored, _name)

@@ -379,6 +379,7 @@ def execute_prepared(
     """
     from engine.report.output import OutputError
     from engine.run.service import run_sync
+    from engine.similarity.hybrid import WEVAL_SCORE_NOTE
     from engine.store import ModelTotals
 
     run_id = _announce(prepared)
@@ -456,14 +457,21 @@ def execute_prepared(
     except EngineError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
+    weval = outcome.comparison.weval_scores() if outcome.comparison is not None else {}
     for model, summary in sorted(outcome.summaries.items(), key=lambda kv: -(kv[1].average or 0)):
         shown = f"{summary.average:.3f}" if summary.average is not None else "  -  "
         t = totals.get(model, ModelTotals())
+        theirs = ""
+        if model in weval:
+            score = weval[model]
+            theirs = f"; Weval's score {'-' if score is None else f'{score:.3f}'}"
         click.echo(
             f"  {shown}  {model}  ({summary.scored_prompts} scored, {summary.failed_prompts} "
             f"failed; {t.input_tokens:,} tokens in, {t.output_tokens:,} out; "
-            f"${t.cost_usd:.4f}; {t.latency_ms / 1000:.2f} s per answer)"
+            f"${t.cost_usd:.4f}; {t.latency_ms / 1000:.2f} s per answer{theirs})"
         )
+    if weval:
+        click.echo(f"note: {WEVAL_SCORE_NOTE}")
     if outcome.uncertainty is not None and len(outcome.summaries) > 0:
         from engine.stats import summary_lines
 

@@ -20,8 +20,10 @@ __all__ = [
     "EXTRACTION_MAX_TOKENS",
     "EXTRACTION_SYSTEM",
     "EXTRACTION_TEMPERATURE",
+    "GENERATED_TURN",
     "MAX_KEY_POINTS",
     "MAX_KEY_POINT_CHARS",
+    "TURN_SEPARATOR",
     "KeyPoints",
     "extraction_models",
     "extraction_user_text",
@@ -44,11 +46,16 @@ MAX_KEY_POINT_CHARS = 1000
 _ITEM = re.compile(r"<key_point>(.*?)</key_point>", re.IGNORECASE | re.DOTALL)
 
 EXTRACTION_SYSTEM = (
-    "You turn a model answer into a short rubric. Read the ideal answer to a prompt and list "
-    "the distinct facts, requirements and pieces of advice it gives, one per item, each short "
-    "and self-contained. Put every item between <key_point> and </key_point>. Write nothing "
-    "else."
+    "You turn a model answer into a short rubric. Read the ideal answer to a prompt and pick "
+    "out what matters most in it: the facts, requirements and pieces of advice a good answer "
+    "to that prompt must give. Keep each item short and about one distinct thing, and put "
+    "every item between <key_point> and </key_point>."
 )
+
+TURN_SEPARATOR = "\n" + "-" * 20 + "\n"
+"""Between two turns of the prompt shown to the extracting model (Weval's line of 20 dashes)."""
+GENERATED_TURN = "assistant (placeholder-null): <TO_BE_GENERATED>"
+"""How an `assistant: null` turn (written by the model under test) is shown: Weval's marker."""
 
 
 @dataclass(frozen=True)
@@ -119,21 +126,24 @@ def models_from_config(evaluation_config: Any) -> list[str]:
 
 
 def prompt_context(prompt: Prompt) -> str:
-    """The prompt as the extracting model sees it: each turn as `role: text`."""
-    if len(prompt.messages) == 1 and prompt.messages[0].role == "user":
-        return prompt.messages[0].content or ""
-    lines = []
-    for msg in prompt.messages:
-        text = "(written by the model under test)" if msg.content is None else msg.content
-        lines.append(f"{msg.role}: {text}")
-    return "\n---\n".join(lines)
+    """The prompt as the extracting model sees it, rendered as Weval renders it.
+
+    Every turn (a single prompt too) is a `role: text` line; turns are separated by a line of
+    20 dashes; a turn the model under test writes (`assistant: null`) is `GENERATED_TURN`.
+    """
+    return TURN_SEPARATOR.join(
+        GENERATED_TURN if msg.is_placeholder else f"{msg.role}: {msg.content or ''}"
+        for msg in prompt.messages
+    )
 
 
 def extraction_user_text(prompt: Prompt) -> str:
     """The user message that asks for the key points of `prompt`'s ideal answer."""
     return (
-        "List the key points of the ideal answer below, each as "
-        "<key_point>one point</key_point>.\n\n"
+        "Below are a prompt and the ideal answer to it. Taking the prompt into account, list "
+        "the essential information, requirements and advice of the ideal answer as distinct "
+        "key points. Write each one as <key_point>one point</key_point>, one per line, and "
+        "write nothing but these items.\n\n"
         f"<PROMPT>\n{prompt_context(prompt)}\n</PROMPT>\n\n"
         f"<IDEAL_RESPONSE>\n{prompt.ideal or ''}\n</IDEAL_RESPONSE>"
     )

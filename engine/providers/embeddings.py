@@ -1,7 +1,8 @@
 """Embedding calls: the request, the answer, and the wire (OpenAI-compatible `POST /embeddings`).
 
 OpenAI and every OpenAI-compatible provider get `POST {base}/embeddings`; Ollama gets its
-OpenAI-compatible `POST {base}/v1/embeddings`. Anthropic has no embeddings endpoint, and a
+OpenAI-compatible `POST {base}/v1/embeddings`. OpenAI's body carries `encoding_format: float`
+and, for the `-3` models, Weval's `dimensions`. Anthropic has no embeddings endpoint, and a
 blueprint's custom model objects are chat models: both are refused with a message.
 `local:<name>` models are computed in this process (`engine.providers.local_embed`).
 """
@@ -21,6 +22,7 @@ from engine.records import Record, coerce_float_lists, coerce_floats
 
 __all__ = [
     "EMBED_TIMEOUT_S",
+    "OPENAI_DIMENSIONS",
     "EmbedRequest",
     "EmbedResponse",
     "EmbeddingReply",
@@ -31,6 +33,8 @@ __all__ = [
 ]
 
 EMBED_TIMEOUT_S = 60.0
+OPENAI_DIMENSIONS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072}
+"""The `dimensions` OpenAI is asked for (Weval's; `float` is always the encoding asked for)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -122,7 +126,11 @@ def build_embedding(
     if why is not None:
         raise ConfigError(why)
     headers = {"Authorization": f"Bearer {endpoint.key}"} if endpoint.key else {}
-    body = {"model": endpoint.model, "input": endpoint_text(request)}
+    body: dict[str, Any] = {"model": endpoint.model, "input": endpoint_text(endpoint, request)}
+    if endpoint.provider == "openai":
+        body["encoding_format"] = "float"
+        if (size := OPENAI_DIMENSIONS.get(endpoint.model)) is not None:
+            body["dimensions"] = size
     if endpoint.api == "ollama":
         return f"{endpoint.base_url}/v1/embeddings", headers, body
     return f"{endpoint.base_url}/embeddings", headers, body
@@ -140,8 +148,10 @@ def unsupported(model_id: str) -> str | None:
     )
 
 
-def endpoint_text(request: EmbedRequest) -> str:
-    """The text sent (as is: Weval sends the final answer unchanged)."""
+def endpoint_text(endpoint: Endpoint, request: EmbedRequest) -> str:
+    """The text sent: as is, except that Together gets line breaks as spaces (as from Weval)."""
+    if endpoint.provider == "together":
+        return request.text.replace("\n", " ")
     return request.text
 
 

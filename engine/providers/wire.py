@@ -18,15 +18,19 @@ from engine.providers.types import ChatRequest, Usage
 __all__ = [
     "ANTHROPIC_DEFAULT_MAX_TOKENS",
     "ANTHROPIC_VERSION",
+    "REASONING_PREFIXES",
     "Reply",
     "build",
     "completions_prompt",
     "parse",
+    "reasoning_model",
 ]
 
 ANTHROPIC_VERSION = "2023-06-01"
 ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
 OPENROUTER_TITLE = "Blueprint Studio"
+REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+"""OpenAI model names that take `max_completion_tokens` and no `temperature`."""
 
 
 class WireFormatError(ValueError):
@@ -108,16 +112,28 @@ def _ollama_request(
     return f"{endpoint.base_url}/api/chat", _bearer(endpoint), body
 
 
+def reasoning_model(endpoint: Endpoint) -> bool:
+    """True for OpenAI's own reasoning models (`o1…`, `o3…`, `o4…`, `gpt-5…`), not custom ones.
+
+    Weval's OpenAI client sends these `max_completion_tokens` and no `temperature` (for `o4`
+    it learns so from OpenAI's refusal of its first request and sends the same body again).
+    """
+    return (
+        endpoint.provider == "openai"
+        and not endpoint.custom
+        and endpoint.model.lower().startswith(REASONING_PREFIXES)
+    )
+
+
 def _openai_request(
     endpoint: Endpoint, request: ChatRequest, messages: list[dict[str, str]]
 ) -> tuple[str, dict[str, str], dict[str, Any]]:
-    body: dict[str, Any] = {"model": endpoint.model, "messages": messages}
-    if request.temperature is not None:
+    body: dict[str, Any] = {"model": endpoint.model, "messages": messages, "stream": False}
+    reasoning = reasoning_model(endpoint)
+    if request.temperature is not None and not reasoning:
         body["temperature"] = request.temperature
     if request.max_tokens is not None:
-        own = endpoint.provider == "openai" and not endpoint.custom
-        cap = "max_completion_tokens" if own else "max_tokens"
-        body[cap] = request.max_tokens
+        body["max_completion_tokens" if reasoning else "max_tokens"] = request.max_tokens
     if request.tools:
         body["tools"] = [_openai_tool(t) for t in request.tools]
     headers = _bearer(endpoint)
@@ -164,9 +180,10 @@ def _completions_request(
 def build(endpoint: Endpoint, request: ChatRequest) -> tuple[str, dict[str, str], dict[str, Any]]:
     """Return the (url, headers, JSON body) of `request` in `endpoint`'s protocol.
 
-    Temperature is sent only when set. OpenAI itself gets `max_completion_tokens` (which
-    its reasoning models require); other OpenAI-compatible endpoints get `max_tokens`.
-    Anthropic gets system messages in its top-level `system` field and a required
+    Temperature is sent only when set. OpenAI-style bodies say `stream: false` and cap the
+    answer with `max_tokens`, except OpenAI's own reasoning models (`reasoning_model`), which
+    get `max_completion_tokens` and no temperature, as Weval's clients send them. Anthropic
+    gets system messages in its top-level `system` field and a required
     `max_tokens` (default 1024).
     """
     messages = [{"role": m["role"], "content": m["content"]} for m in request.messages]

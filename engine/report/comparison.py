@@ -137,6 +137,35 @@ class Comparison(Record):
             {pid: {m: c.to_weval() for m, c in row.items()} for pid, row in self.cells.items()}
         )
 
+    def hybrid_scores(self) -> dict[str, dict[str, float | None]] | None:
+        """Weval's `perModelHybridScores` when similarity was computed, else None.
+
+        Each model's hybrid average is the figure Weval's leaderboard shows for the run.
+        """
+        if self.similarity is None:
+            return None
+        from engine.similarity.hybrid import per_model_hybrid
+
+        return per_model_hybrid(
+            self.models,
+            self.prompt_ids,
+            self.cells,
+            self.similarity,
+            self.prompt_weights(),
+            IDEAL_MODEL_ID,
+        )
+
+    def weval_scores(self) -> dict[str, float | None]:
+        """Each model whose Weval score differs from its average here, with Weval's score.
+
+        Empty unless similarity ran and some prompt has no coverage score (see
+        `engine.similarity.hybrid.WEVAL_SCORE_NOTE`).
+        """
+        from engine.similarity.hybrid import weval_scores_that_differ
+
+        averages = {m: s.average for m, s in self.summaries().items()}
+        return weval_scores_that_differ(self.hybrid_scores(), averages)
+
     def to_weval(self) -> dict[str, Any]:
         """Return the comparison JSON: Weval's fields plus our `status` and a summary block."""
         summaries = self.summaries()
@@ -166,27 +195,17 @@ class Comparison(Record):
         hybrid: dict[str, Any] = {
             m: {"average": s.average, "stddev": s.stddev} for m, s in summaries.items()
         }
-        results: dict[str, Any] = {}
+        results: dict[str, Any] = {"similarityMatrix": {}, "perPromptSimilarities": {}}
         if self.similarity is not None:
-            from engine.similarity.hybrid import per_model_hybrid
-
             results.update(self.similarity.to_weval())
-            hybrid = per_model_hybrid(
-                self.models,
-                self.prompt_ids,
-                self.cells,
-                self.similarity,
-                self.prompt_weights(),
-                IDEAL_MODEL_ID,
-            )
+        hybrid = self.hybrid_scores() or hybrid
         results["llmCoverageScores"] = {
             pid: {model: cell.to_weval() for model, cell in row.items()}
             for pid, row in self.cells.items()
         }
         results["perModelHybridScores"] = js_clean(hybrid)
         out["evaluationResults"] = results
-        if self.extracted_key_points:
-            out["extractedKeyPoints"] = self.extracted_key_points
+        out["extractedKeyPoints"] = self.extracted_key_points  # `{}` when none, as Weval
         studio: dict[str, Any] = {
             "engineVersion": __version__,
             "perModelSummary": {

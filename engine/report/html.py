@@ -27,6 +27,7 @@ from engine.report.ranking import coverage_note, ranked, shared_ranks
 from engine.report.reviews import PointReviews, judged_points, match_reviews
 from engine.scoring.aggregation import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
+from engine.similarity.hybrid import WEVAL_SCORE_NOTE
 from engine.stats import Uncertainty, neighbour_pairs, pair_words, power_line
 from engine.store.reviews import ReviewRow
 
@@ -119,6 +120,7 @@ def _messages(raw: Any) -> list[tuple[str, str | None]]:
 def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str]) -> str:
     summaries = comparison.summaries()
     uncertainty = comparison.uncertainty()
+    weval = comparison.weval_scores()
 
     def average(m: str) -> float | None:
         return s.average if (s := summaries.get(m)) else None
@@ -132,6 +134,7 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
     for rank, model in zip(ranks, order, strict=True):
         s = summaries.get(model)
         mean = average(model)
+        weval_cell = f"<td class=num>{_num(weval.get(model, mean), 3)}</td>" if weval else ""
         total = s.scored_prompts + s.failed_prompts + s.unscored_prompts if s else 0
         note = coverage_note(s.scored_prompts, total) if s else None
         mark = f" <span class=err>({_e(note)})</span>" if note else ""
@@ -147,6 +150,7 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
             f"<td class=num>{rank}</td><td>{_e(names[model])}{mark}</td>"
             f"<td class=num>{_num(mean, 3)}</td>"
             f'<td><span class=bar><span style="width:{width}"></span>{whisker}</span></td>'
+            f"{weval_cell}"
             f"<td class=num>{interval or '—'}</td>"
             f"<td class=num>{_num(s.stddev if s else None, 3)}</td>"
             f"<td class=num>{_num(s.minimum if s else None)}–{_num(s.maximum if s else None)}</td>"
@@ -161,8 +165,11 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
         "deviation) and range. “2=” means too close to call with the model above. A model "
         "with no score on some prompts is marked and ranked after the others: its average "
         "covers fewer prompts.</p>"
-        "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th><th>95% interval</th>"
-        "<th>Spread (±)</th><th>Range</th><th>Scored</th><th>Failed</th></tr>"
+        + (f"<p class=muted>{_e(WEVAL_SCORE_NOTE)}</p>" if weval else "")
+        + "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th>"
+        + ("<th>Weval's score</th>" if weval else "")
+        + "<th>95% interval</th><th>Spread (±)</th><th>Range</th><th>Scored</th>"
+        "<th>Failed</th></tr>"
         + "".join(rows)
         + "</table>"
         + _how_sure(uncertainty, [m for m in order if average(m) is not None], names)

@@ -49,7 +49,8 @@ def similarity_html(
     out = (
         "<h2>Similarity of the answers</h2><p class=muted>Cosine similarity of the answers' "
         f"embeddings{by}, averaged over the prompts (1 = the same meaning). It changes no "
-        "score.</p>"
+        "average here; Weval scores a prompt without a coverage score by it (see the "
+        "leaderboard).</p>"
         f"<table><tr><th></th>{head}</tr>{rows}</table>"
     )
     if IDEAL_MODEL_ID not in tables.matrix:

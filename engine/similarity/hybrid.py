@@ -10,7 +10,15 @@ from engine.scoring.summary import sample_stddev
 from engine.similarity.math import hybrid_score
 from engine.similarity.tables import SimilarityTables
 
-__all__ = ["per_model_hybrid"]
+__all__ = ["WEVAL_SCORE_NOTE", "per_model_hybrid", "weval_scores_that_differ"]
+
+WEVAL_SCORE_NOTE = (
+    "Weval's score is the average of its hybrid score: the coverage of the points where a "
+    "prompt has one, else the answer's similarity to the ideal answer. It differs from the "
+    "average when a prompt has no coverage score (its key points could not be extracted): "
+    "Weval counts that prompt by similarity, the average leaves it out."
+)
+"""Why a model's Weval score differs from its average (shown beside the figure)."""
 
 
 def per_model_hybrid(
@@ -52,4 +60,23 @@ def per_model_hybrid(
             else sum(scores) / len(scores)
         )
         out[model] = {"average": average, "stddev": sample_stddev(scores)}
+    return out
+
+
+def weval_scores_that_differ(
+    hybrid: Mapping[str, Mapping[str, float | None]] | None,
+    averages: Mapping[str, float | None],
+) -> dict[str, float | None]:
+    """Each model whose Weval score (hybrid `average`) is not its coverage average, with it.
+
+    Empty without similarity (`hybrid` None): Weval's score is then the coverage average.
+    """
+    out: dict[str, float | None] = {}
+    for model, row in (hybrid or {}).items():
+        weval, ours = row.get("average"), averages.get(model)
+        same = (weval is None and ours is None) or (
+            weval is not None and ours is not None and math.isclose(weval, ours, abs_tol=1e-9)
+        )
+        if not same:
+            out[model] = weval
     return out

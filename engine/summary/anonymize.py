@@ -6,11 +6,11 @@ import re
 from collections.abc import Sequence
 from string import ascii_uppercase
 
-from engine.modelids import base_model_id
+from engine.summary.canonical import canonical_model_id, split_suffixes
 
 __all__ = ["Anonymizer"]
 
-_LABEL = re.compile(r"\bModel ([A-Z]{1,2})\b(\[[^\]\s]{1,40}\](?:\[[^\]\s]{1,40}\])?)?")
+_LABEL = re.compile(r"\bModel ([A-Z]{1,2})\b((?:\[[^\]\s]{1,40}\]){1,3})?")
 
 
 def _letters(index: int) -> str:
@@ -22,37 +22,42 @@ def _letters(index: int) -> str:
 
 
 class Anonymizer:
-    """Labels for the models of a run: each base model a letter, variants keep their suffix.
+    """Labels for the models of a run: each graded model a letter, variants keep their suffix.
 
-    `openai:gpt-4.1[temp:0.5]` becomes `Model A[temp:0.5]`; the letters follow the sorted base
-    ids, so the same run always gets the same labels (and the same cache key).
+    `openai:gpt-4.1[temp:0.5]` becomes `Model A[temp:0.5]`. A model is graded once under its
+    canonical id (`engine.summary.canonical`), as Weval grades it, so two routes to one model
+    (`openai:gpt-4.1`, `openrouter:openai/gpt-4.1`) share a letter. The letters follow the
+    sorted canonical ids, so the same run always gets the same labels (and the same cache key).
     """
 
     def __init__(self, models: Sequence[str]) -> None:
-        bases = sorted({base_model_id(m) for m in models})
+        graded = {m: canonical_model_id(m) for m in models}
+        bases = sorted(set(graded.values()))
         self.base_labels: dict[str, str] = {b: f"Model {_letters(i)}" for i, b in enumerate(bases)}
         self.base_of: dict[str, str] = {v: k for k, v in self.base_labels.items()}
         self.labels: dict[str, str] = {
-            m: self.base_labels[base_model_id(m)] + m[len(base_model_id(m)) :] for m in models
+            m: self.base_labels[graded[m]] + split_suffixes(m)[1] for m in models
         }
+        self._spelled: dict[str, str] = {}
+        for m in models:
+            route = split_suffixes(m)[0]
+            for base in (route, graded[m]):
+                name = base.split(":", 1)[-1]
+                for form in (base, name, name.rsplit("/", 1)[-1]):
+                    if len(form) >= 3:
+                        self._spelled.setdefault(form, self.base_labels[graded[m]])
 
     def hide(self, text: str) -> str:
         """Replace every mention of a model of the run in `text` by its label.
 
-        An answer may name itself: the full id, the name after the provider and the last part
-        of its path are all replaced (case-insensitively).
+        An answer may name itself: the full id (as run, and as graded), the name after the
+        provider and the last part of its path are all replaced (case-insensitively).
         """
-        spelled: dict[str, str] = {}
-        for base, label in self.base_labels.items():
-            name = base.split(":", 1)[-1]
-            for form in (base, name, name.rsplit("/", 1)[-1]):
-                if len(form) >= 3:
-                    spelled.setdefault(form, label)
-        if not spelled:
+        if not self._spelled:
             return text
-        forms = sorted(spelled, key=len, reverse=True)
+        forms = sorted(self._spelled, key=len, reverse=True)
         pattern = re.compile("|".join(re.escape(f) for f in forms), re.I)
-        lower = {f.lower(): label for f, label in spelled.items()}
+        lower = {f.lower(): label for f, label in self._spelled.items()}
         return pattern.sub(lambda m: lower[m.group(0).lower()], text)
 
     def label(self, model_id: str) -> str:
@@ -60,11 +65,11 @@ class Anonymizer:
         return self.labels[model_id]
 
     def real_base(self, label: str) -> str | None:
-        """The base model id behind `Model X` (None for a label the run does not have)."""
+        """The graded (canonical) model id behind `Model X` (None for a label the run lacks)."""
         return self.base_of.get(label.strip())
 
     def name(self, text: str) -> str:
-        """Replace every `Model X` (with its variant suffix, if any) by the real model id."""
+        """Replace every `Model X` (with its variant suffix, if any) by the graded model id."""
 
         def real(match: re.Match[str]) -> str:
             base = self.base_of.get(f"Model {match.group(1)}")

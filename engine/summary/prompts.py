@@ -27,6 +27,7 @@ SUMMARY_TEMPERATURE = 0.1
 SUMMARY_MAX_TOKENS = 8000
 MAX_REPORT_CHARS = 200_000
 _RESPONSE_CHARS = 1500
+_SYSTEM_CHARS = 500
 
 GRADING_DIMENSIONS: dict[str, tuple[str, str]] = {
     "adherence": ("Instruction Adherence & Relevance", "does what was asked, on topic"),
@@ -39,9 +40,9 @@ GRADING_DIMENSIONS: dict[str, tuple[str, str]] = {
     "empathy": ("Pathos & Empathy", "reads the person's situation and feelings"),
     "creativity": ("Originality & Creativity", "fresh where freshness helps"),
     "safety": ("Proactive Safety & Harm Avoidance", "avoids and flags harm"),
+    "humility": ("Epistemic Humility & Self-Awareness", "admits limits and uncertainty"),
     "argumentation": ("Persuasiveness & Argumentation (Logos)", "reasons soundly"),
     "efficiency": ("Efficiency & Succinctness", "no padding, no needless length"),
-    "humility": ("Epistemic Humility & Self-Awareness", "admits limits and uncertainty"),
 }
 """Weval's grading dimensions: key -> (label, what a high grade means), in Weval's order."""
 
@@ -93,6 +94,20 @@ def _prompt_text(context: Any) -> str:
     return ""
 
 
+def _systems(systems: Any) -> list[str]:
+    """The `systems` a run permutes, each by the `[sp_idx:N]` suffix its variants carry.
+
+    As in Weval's report, each text is cut to 500 characters; one global `system` is not shown.
+    """
+    if not isinstance(systems, list) or not systems:
+        return []
+    lines = ["\n## System prompts (the [sp_idx:N] variants)"]
+    for index, text in enumerate(systems):
+        shown = "(no system prompt)" if not isinstance(text, str) else _clip(text, _SYSTEM_CHARS)
+        lines.append(f"- [sp_idx:{index}]: {shown}")
+    return lines
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + " […]"
 
@@ -102,6 +117,7 @@ def _report(comparison: Comparison, names: Anonymizer) -> str:
     lines = [f"# {comparison.config_title}"]
     if comparison.description:
         lines.append(comparison.description)
+    lines += _systems(comparison.config.get("systems"))
     lines.append("\n## Average scores")
     for m, s in sorted(comparison.summaries().items(), key=lambda kv: names.labels.get(kv[0], "")):
         if m in names.labels:

@@ -13,6 +13,7 @@ import streamlit as st
 from engine.jsvalues import format_score
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, unpriced
 from engine.report.ranking import coverage_note
+from engine.similarity.hybrid import WEVAL_SCORE_NOTE
 from engine.store import ReviewRow
 from studio import figures, services
 from studio.components import calibration_view, cell_pick, review_panel, sidebyside
@@ -113,6 +114,8 @@ def leaderboard(results: Results) -> None:
         return
     missing = unpriced(results.models) if results.usage else []
     st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage), unpriced=missing))
+    if results.weval_scores:
+        st.caption(WEVAL_SCORE_NOTE)
     if missing:
         st.caption(
             f"“{UNKNOWN}”: no price is known for "
@@ -229,12 +232,17 @@ def leaderboard_markdown(
     Model names are escaped with `safe_markdown` (which escapes `|` too, so a name cannot
     end its cell); every other cell is a number formatted here. Without `usage_known` (a
     comparison file records no tokens, cost or time) those cells show "—". The cost of a
-    model in `unpriced` (no known price) is "cost unknown", never "0.0000".
+    model in `unpriced` (no known price) is "cost unknown", never "0.0000". When a row's
+    Weval score differs from its average (`LeaderRow.weval_differs`), a "Weval's score"
+    column shows every model's.
     """
+    weval = any(r.weval_differs for r in rows)
     head = (
-        "| # | Model | Average | | 95% interval | Spread (±) | Scored | Failed | Not scored "
+        "| # | Model | Average | | "
+        + ("Weval's score | " if weval else "")
+        + "95% interval | Spread (±) | Scored | Failed | Not scored "
         "| Tokens in / out | Cost ($) | Seconds per answer |\n"
-        "|--:|:--|--:|:--|:--|--:|--:|--:|--:|--:|--:|--:|\n"
+        "|--:|:--|--:|:--|" + ("--:|" if weval else "") + ":--|--:|--:|--:|--:|--:|--:|--:|\n"
     )
     lines = []
     for i, r in enumerate(rows, 1):
@@ -249,7 +257,8 @@ def leaderboard_markdown(
         )
         lines.append(
             f"| {r.rank or i} | {name} | **{_fmt(r.average, 3)}** | {_bar(r.average)} "
-            f"| {_interval(r)} | {_fmt(r.stddev, 3)} | {r.scored} | {r.failed} | {r.unscored} "
+            + (f"| {_fmt(r.weval_score, 3)} " if weval else "")
+            + f"| {_interval(r)} | {_fmt(r.stddev, 3)} | {r.scored} | {r.failed} | {r.unscored} "
             f"| {spent} |"
         )
     return head + "\n".join(lines)

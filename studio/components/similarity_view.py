@@ -20,8 +20,10 @@ def similarity_section(results: Results, page_ids: list[str]) -> None:
     by = f" by {model}" if isinstance(model, str) and model else ""
     st.caption(
         f"Cosine similarity of the answers' embeddings{by}, averaged over the prompts: 1 means "
-        "the same meaning, 0 unrelated. It does not change any score (as in Weval, the score "
-        "is the coverage of the points whenever there is one)."
+        "the same meaning, 0 unrelated. A prompt's score is the coverage of its points "
+        "whenever it has one, as in Weval; where it has none (its key points could not be "
+        "extracted), Weval scores it by the similarity to the ideal answer, and the "
+        "leaderboard then shows Weval's score beside the average."
     )
     st.dataframe(matrix, key="similarity-matrix")
     ideal = similarity.ideal_table(results, page_ids)

@@ -11,6 +11,7 @@ from engine.judge.keypoints import (
     extraction_user_text,
     key_point_prompts,
     parse_key_points,
+    prompt_context,
 )
 
 
@@ -63,3 +64,34 @@ def test_the_request_shows_the_conversation_and_the_ideal():
     text = extraction_user_text(bp.prompts[0])
     assert "user: Hi" in text and "user: And?" in text
     assert "<IDEAL_RESPONSE>\nFine.\n</IDEAL_RESPONSE>" in text
+
+
+DASHES = "\n" + "-" * 20 + "\n"
+
+
+def test_the_prompt_is_rendered_as_weval_renders_it():
+    # src/cli/evaluators/llm-coverage-evaluator.ts getPromptContextString (weval-org/app
+    # 51dc4d3): `role: text` for every turn, a single prompt too; a line of 20 dashes between
+    # turns; an `assistant: null` turn as a placeholder the model under test writes
+    single = parse_blueprint("- id: a\n  prompt: Is tea hot?\n  ideal: Yes.\n")
+    assert prompt_context(single.prompts[0]) == "user: Is tea hot?"
+    chat = parse_blueprint(
+        "- id: a\n  messages:\n    - user: Hi\n    - assistant: Hello.\n"
+        "    - user: And?\n    - assistant: null\n    - user: Well?\n  ideal: Fine.\n"
+    )
+    assert prompt_context(chat.prompts[0]) == DASHES.join(
+        [
+            "user: Hi",
+            "assistant: Hello.",
+            "user: And?",
+            "assistant (placeholder-null): <TO_BE_GENERATED>",
+            "user: Well?",
+        ]
+    )
+
+
+def test_the_request_asks_for_distinct_tagged_points_and_nothing_else():
+    bp = parse_blueprint("- id: a\n  prompt: Is tea hot?\n  ideal: Yes, about 80 C.\n")
+    text = extraction_user_text(bp.prompts[0])
+    assert "<PROMPT>\nuser: Is tea hot?\n</PROMPT>" in text
+    assert "distinct" in text and "<key_point>" in text and "nothing but" in text

@@ -30,9 +30,12 @@ def embed(environ, request: EmbedRequest, **kwargs) -> EmbedResponse:
 def test_openai_embeddings_wire_usage_and_cost(fake_llm: FakeLLM) -> None:
     response = embed(fake_llm.env(), EmbedRequest(model_id=MODEL, text="The capital is Paris"))
     (call,) = fake_llm.calls
+    # Weval's OpenAIEmbeddingClient (src/lib/embedding-clients/openai-client.ts) sends this body
     assert call.path == "/v1/embeddings" and call.body == {
         "model": "text-embedding-3-small",
         "input": "The capital is Paris",
+        "dimensions": 1536,
+        "encoding_format": "float",
     }
     assert call.auth_present
     assert response.vector == fake_vector("The capital is Paris")

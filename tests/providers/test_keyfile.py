@@ -102,7 +102,7 @@ def test_a_good_key_is_tested_with_one_tiny_call():
         assert result.ok, result.message
         assert "works" in result.message
         assert len(fake.calls) == 1
-        assert fake.calls[0].body.get("max_completion_tokens") == 1  # one output token
+        assert fake.calls[0].body.get("max_tokens") == 1  # one output token
 
 
 def test_a_refused_key_says_so_without_showing_the_key():

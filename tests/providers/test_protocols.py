@@ -44,8 +44,8 @@ def test_openai_round_trip(fake_llm: FakeLLM) -> None:
     assert call.path == "/v1/chat/completions"
     assert call.body["messages"] == CONVERSATION  # the system message stays first, in place
     assert call.body["temperature"] == 0.3
-    assert call.body["max_completion_tokens"] == 50  # OpenAI's own name for the cap
-    assert "max_tokens" not in call.body
+    assert call.body["max_tokens"] == 50  # Weval's OpenAI client caps gpt-4.1 with max_tokens
+    assert "max_completion_tokens" not in call.body
     assert call.auth_present
     assert "authorization" not in call.headers
 
@@ -66,7 +66,7 @@ def test_temperature_and_max_tokens_are_omitted_when_none(fake_llm: FakeLLM) -> 
         chat(env, ask(model_id))
     openai, anthropic, ollama = fake_llm.calls
     assert "temperature" not in openai.body
-    assert "max_completion_tokens" not in openai.body
+    assert "max_tokens" not in openai.body and "max_completion_tokens" not in openai.body
     assert "temperature" not in anthropic.body
     assert anthropic.body["max_tokens"] == 1024  # Anthropic requires a cap
     assert "options" not in ollama.body

@@ -120,7 +120,7 @@ def test_when_every_model_fails_the_prompt_is_skipped_with_the_reason(env, tmp_p
     scores = data["evaluationResults"]["llmCoverageScores"]
     assert scores["tea"] == {}
     assert scores["plain"]["openai:fake-a[temp:0]"]["avgCoverageExtent"] == 1
-    assert "extractedKeyPoints" not in data
+    assert data["extractedKeyPoints"] == {}  # Weval writes the empty object too
     error = data["blueprintStudio"]["keyPointExtraction"]["tea"]["error"]
     assert "openai:gpt-4o-mini" in error and "gemini" in error and "<key_point>" in error
     assert "script" not in error  # the model's answer is never shown

@@ -116,7 +116,8 @@ def test_without_embedding_model_nothing_is_embedded(env, tmp_path):
     text = BLUEPRINT.replace("embeddingModel: openai:text-embedding-3-small\n", "")
     _, _, data = run(open_store(), tmp_path, text)
     assert data["evalMethodsUsed"] == ["llm-coverage"]
-    assert "similarityMatrix" not in data["evaluationResults"]
+    results = data["evaluationResults"]
+    assert results["similarityMatrix"] == results["perPromptSimilarities"] == {}  # as Weval
     assert embedding_calls(env) == []
 
 
