@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.astparse import parse_source
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "engine"
 
@@ -59,7 +61,7 @@ def import_graph() -> dict[str, set[str]]:
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parse_source(path.read_text(encoding="utf-8"))
         edges: set[str] = set()
         for target in _imported(tree, name, path.name == "__init__.py"):
             if target not in modules:
@@ -125,7 +127,7 @@ def test_the_graph_sees_function_level_imports() -> None:
 
 def test_cycle_finder_finds_a_cycle_hidden_in_a_function() -> None:
     source = "def f():\n    from engine.b import x\n"
-    names = _imported(ast.parse(source), "engine.a", False)
+    names = _imported(parse_source(source), "engine.a", False)
     graph = {"engine.a": {n for n in names if n == "engine.b"}, "engine.b": {"engine.a"}}
     assert cycles(graph) == [("engine.a", "engine.b")]
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import engine
+from tests.astparse import parse_source
 
 
 def test_all_is_sorted_unique_and_importable():
@@ -74,7 +75,7 @@ def test_the_cli_help_lists_each_command_with_its_own_short_help():
 
 
 def test_the_type_checking_imports_and_where_agree_with_all():
-    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    tree = parse_source(Path(engine.__file__).read_text(encoding="utf-8"))
     guarded = next(
         n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
     )
