@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from engine.errors import ConfigError, MissingKeyError, UnknownProviderError
+from engine.headers import HEADER_VALUE
 from engine.modelids import PROVIDERS, ProviderInfo, split_model_id
 
 __all__ = [
@@ -112,10 +113,6 @@ _PLAIN_URL = re.compile(r"(https?)://([a-z0-9.-]+)(?::([1-9][0-9]{0,4}))?(/[A-Za
 """A URL that needs no normalising (lower-case scheme and host, no credentials, query or
 fragment): `display_url` writes it without parsing, as httpx would."""
 
-HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-"""An HTTP header field's name (a token)."""
-HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
-"""What a header field's value may hold: printable ASCII and tabs (never a line break)."""
 _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 
