@@ -20,7 +20,7 @@ from engine.checks.call import ENV_HELP, MIN_SECRET
 from engine.checks.netguard import resolve_refusal
 from engine.errors import ConfigError
 from engine.headers import ENV_VAR, header_text, headers_problem, value_problem
-from engine.providers.endpoints import Endpoint, WireApi
+from engine.providers.endpoints import Endpoint, WireApi, mask_credentials
 from engine.settings import Settings
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "custom_endpoints",
     "custom_models",
     "header_values",
+    "url_problem",
 ]
 
 OPENAI_STYLE: Final = frozenset({"openai", "openrouter", "mistral", "together", "xai"})
@@ -112,6 +113,22 @@ def _shown(name: str) -> str:
     return name if len(name) <= _NAME_SHOWN else name[:_NAME_SHOWN] + "…"
 
 
+def url_problem(url: str) -> str | None:
+    """Why a custom model's `url` may not be used as written: it holds credentials.
+
+    Weval's `fetch` refuses such a URL too; credentials belong in `headers`, whose `${NAME}`
+    values are never stored.
+    """
+    if mask_credentials(url) == url:
+        return None
+    return (
+        "its `url` holds a user name or password (`user:password@`), which would be stored "
+        "with the results. Remove it from the `url` and send it in `headers` instead, for "
+        "example `Authorization: Basic ${MODEL_AUTH}` with MODEL_AUTH allowed in "
+        "BLUEPRINT_CALL_ENV."
+    )
+
+
 def header_values(
     model: CustomModel, environ: Mapping[str, str], allowed: Sequence[str]
 ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
@@ -169,6 +186,9 @@ def _endpoint(
             "supported here. Point `url` at Gemini's OpenAI-compatible endpoint and write "
             "`inherit: openai`, or use `format: completions`."
         )
+    credentials = url_problem(model.url)
+    if credentials is not None:
+        raise ConfigError(f"Custom model '{_shown(model.id)}': {credentials}")
     refusal = resolve_refusal(model.url, settings, resolve, kind="model")
     if refusal is not None:
         raise ConfigError(f"Custom model '{_shown(model.id)}': {refusal}")

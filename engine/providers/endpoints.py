@@ -21,6 +21,7 @@ __all__ = [
     "display_url",
     "environment_proxies",
     "load_environ",
+    "mask_credentials",
     "read_secrets",
     "resolve",
 ]
@@ -159,6 +160,18 @@ def _plain(url: str) -> str | None:
     """`url` as httpx would show it when it is a plain URL (see `_PLAIN_URL`), else None."""
     parts = plain_url(url)
     return None if parts is None else f"{parts.scheme}://{parts.netloc}{parts.path}"
+
+
+_USERINFO = re.compile(r"(?i)\b(https?://)[^\s/?#@'\"<>]*@")
+
+
+def mask_credentials(text: str) -> str:
+    """`text` with the user name and password of every http(s) URL in it replaced by `***`.
+
+    For what is stored (a run's blueprint, the comparison JSON): `http://user:pass@host/` is
+    kept as `http://***@host/`.
+    """
+    return _USERINFO.sub(r"\1***@", text) if "@" in text else text
 
 
 def display_url(url: str) -> str:

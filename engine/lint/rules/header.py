@@ -14,7 +14,7 @@ from engine.lint.context import LintContext
 from engine.lint.rules.headers import check_headers
 from engine.modelids import PROVIDERS, is_collection, split_model_id
 from engine.providers.collections import model_collections
-from engine.providers.custom import custom_models
+from engine.providers.custom import custom_models, url_problem
 
 __all__ = ["RULES", "known_provider"]
 
@@ -159,6 +159,13 @@ def _custom_model(ctx: LintContext, entry: dict[str, Any], span: Span) -> None:
             f"The custom model `{shown}` uses Google's chat shape (`inherit: google`), which "
             "Blueprint Studio cannot send. Point `url` at Gemini's OpenAI-compatible endpoint and "
             "write `inherit: openai`, or use `format: completions`.",
+        )
+    credentials = url_problem(model.url)
+    if credentials is not None:
+        ctx.add(
+            "custom-model",
+            ctx.value_span(entry, "url", span),
+            f"The custom model `{shown}` cannot be called: {credentials}",
         )
     refusal = call_host_refusal(model.url, ctx.settings, "model")
     if refusal is not None:
