@@ -19,6 +19,7 @@ from engine.checks.context import CheckContext, CheckEnv
 from engine.checks.netguard import resolve_refusal
 from engine.checks.text import is_number, js_json_parse
 from engine.headers import ENV_VAR, header_text, headers_problem, value_problem
+from engine.jsonbound import BoundError, check_depth
 from engine.jsvalues import (
     UNDEFINED,
     js_clean,
@@ -213,6 +214,10 @@ def _request_once(config: dict[str, Any], body: Any, ctx: CheckContext) -> Any:
     ok, result = js_json_parse(response.text)
     if not ok:
         raise _CallError("Invalid service response: the body is not JSON")
+    try:
+        check_depth(response.text)
+    except BoundError as exc:
+        raise _CallError(f"Invalid service response: {exc}") from None
     return _validate(result)
 
 

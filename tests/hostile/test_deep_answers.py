@@ -11,10 +11,12 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from engine.jsonbound import MAX_DEPTH, BoundError, loads_bounded
 from engine.providers import wire
+from tests.checks.test_call import Recorder, call, make_env
 from tests.conftest import REPO
 
 DEPTH = 100_000
@@ -114,3 +116,11 @@ def test_bounded_reading_keeps_ordinary_json_and_refuses_oversized_bodies() -> N
 def test_deep_tool_call_arguments_are_kept_as_text_not_a_crash() -> None:
     call = wire._call("lookup", DEEP, "c1")
     assert call.arguments == DEEP
+
+
+@pytest.mark.parametrize("depth", [900, 5000])
+def test_a_call_service_answering_deep_json_errs_the_point(depth: int) -> None:
+    body = '{"score": 1, "explain": ' + "[" * depth + "]" * depth + "}"
+    env = make_env(Recorder(httpx.Response(200, content=body.encode())))
+    result = call({"url": "https://example.com/score"}, env)
+    assert isinstance(result, dict) and f"more than {MAX_DEPTH} levels deep" in result["error"]
