@@ -16,7 +16,9 @@ import pytest
 
 from engine.jsonbound import MAX_DEPTH, BoundError, loads_bounded
 from engine.providers import wire
+from tests.checks.conftest import raw
 from tests.checks.test_call import Recorder, call, make_env
+from tests.checks.test_factcheck import env_with
 from tests.conftest import REPO
 
 DEPTH = 100_000
@@ -123,4 +125,11 @@ def test_a_call_service_answering_deep_json_errs_the_point(depth: int) -> None:
     body = '{"score": 1, "explain": ' + "[" * depth + "]" * depth + "}"
     env = make_env(Recorder(httpx.Response(200, content=body.encode())))
     result = call({"url": "https://example.com/score"}, env)
+    assert isinstance(result, dict) and f"more than {MAX_DEPTH} levels deep" in result["error"]
+
+
+def test_a_factcheck_service_answering_deep_json_errs_the_point() -> None:
+    body = '{"score": 1, "explain": ' + "[" * 900 + "]" * 900 + "}"
+    answer = httpx.Response(200, content=body.encode())
+    result = raw("factcheck", "claim", None, env=env_with(lambda _r: answer))
     assert isinstance(result, dict) and f"more than {MAX_DEPTH} levels deep" in result["error"]
