@@ -24,6 +24,7 @@ from engine.errors import InputError
 __all__ = [
     "MAX_DEPTH",
     "JsonlProblem",
+    "bracket_depth",
     "json_error_words",
     "loads_like_js",
     "parse_json_text",
@@ -121,7 +122,7 @@ def loads_like_js(text: str) -> Any:
         return json.loads(text, parse_int=_parse_int, parse_constant=_reject_constant)
 
 
-def _depth(text: str) -> int:
+def bracket_depth(text: str) -> int:
     """Return how deeply arrays and objects nest in a VALID JSON text (strings skipped).
 
     Only for texts `json.loads` accepted: every string there is closed, so the string pattern
@@ -152,7 +153,7 @@ def parse_json_text(text: str) -> Any:
         raise
     except ValueError:  # numbers Python cannot read
         raise _BadLine("not valid JSON: a number cannot be read") from None
-    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+    if text.count("[") + text.count("{") > MAX_DEPTH and bracket_depth(text) > MAX_DEPTH:
         raise too_deep
     return value
 

@@ -16,7 +16,7 @@ from engine.jsvalues import format_score
 from engine.judge.scales import NINE_POINT, Scale, scale_for
 from engine.report.reviews import JudgedPoint, PointReviews
 from engine.review import RunCalibration
-from engine.store import ReviewRow, Verdict
+from engine.store import MAX_COMMENT_CHARS, ReviewRow, Verdict
 from studio.resultdata import Results
 from studio.textsafe import one_line
 
@@ -97,7 +97,7 @@ def make_reviews(
     if verdict == "score" and score is None:
         raise ValueError("Pick a score on the judge's scale, or agree with the judge.")
     stamp = (at or datetime.now(UTC)).isoformat(timespec="milliseconds")
-    note = (comment or "").strip()[:2000] or None
+    note = (comment or "").strip()[:MAX_COMMENT_CHARS] or None
     return [
         ReviewRow(
             prompt_id=p.prompt_id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from engine.blueprint.budget import PointBudget, check_prompt_count
 from engine.blueprint.header import normalize_header, validate_external_services
 from engine.blueprint.inputs import (
     check_input_size,
@@ -280,6 +281,8 @@ def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Bluep
     try:
         docs = load_json_documents(text) if fmt == "json" else load_yaml_documents(text)
         header, raw_prompts = split_layout(docs, fmt)
+        check_prompt_count(raw_prompts)
+        budget = PointBudget()
         weval = normalize_header(header)
         defs_source = (
             header.get("point_defs") if js_truthy(header.get("point_defs")) else header.get("defs")
@@ -301,6 +304,7 @@ def _parse(text: str, source: str | None, fmt: Literal["yaml", "json"]) -> Bluep
                     line=span.line if span else None,
                     column=span.column if span else None,
                 )
+            budget.spend(raw, span)
             item = normalize_prompt(raw, header, defs, span)
             normalized.append(item)
             generated.append(not js_truthy(raw.get("id")))

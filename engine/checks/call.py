@@ -18,6 +18,8 @@ from typing import Any, Final
 from engine.checks.context import CheckContext, CheckEnv
 from engine.checks.netguard import resolve_refusal
 from engine.checks.text import is_number, js_json_parse
+from engine.headers import ENV_VAR, header_text, headers_problem, value_problem
+from engine.jsonbound import BoundError, check_depth
 from engine.jsvalues import (
     UNDEFINED,
     js_clean,
@@ -40,7 +42,6 @@ CONFIG_KEYS: Final = (
     "max_retries",
     "retry_backoff_ms",
 )
-_ENV_VAR: Final = re.compile(r"\$\{([^}]+)\}")
 _TEMPLATE: Final = re.compile(r"\{(response|modelId|promptId|messages|promptText)\}")
 MIN_SECRET: Final = 6
 """Shorter values are not redacted (they would blank out ordinary words)."""
@@ -145,6 +146,9 @@ def _headers(config: dict[str, Any], ctx: CheckContext) -> dict[str, str]:
     configured = config.get("headers")
     allowed = set(ctx.env.settings.call_env)
     if isinstance(configured, dict):
+        problem = headers_problem((str(key), value) for key, value in configured.items())
+        if problem is not None:
+            raise _CallError(f"The headers cannot be sent: {problem}")
         for key, value in configured.items():
 
             def env(match: re.Match[str], key: str = key) -> str:
@@ -158,7 +162,11 @@ def _headers(config: dict[str, Any], ctx: CheckContext) -> dict[str, str]:
                     raise _CallError(f"{prefix} {shown} is not defined")
                 return found
 
-            headers[key] = _ENV_VAR.sub(env, js_string(value))
+            sent = ENV_VAR.sub(env, header_text(value) or "")
+            problem = value_problem(key, sent)
+            if problem is not None:
+                raise _CallError(f"The headers cannot be sent: {problem}")
+            headers[key] = sent
     return headers
 
 
@@ -206,6 +214,10 @@ def _request_once(config: dict[str, Any], body: Any, ctx: CheckContext) -> Any:
     ok, result = js_json_parse(response.text)
     if not ok:
         raise _CallError("Invalid service response: the body is not JSON")
+    try:
+        check_depth(response.text)
+    except BoundError as exc:
+        raise _CallError(f"Invalid service response: {exc}") from None
     return _validate(result)
 
 

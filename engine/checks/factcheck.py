@@ -14,6 +14,7 @@ from engine.checks.call import check_secrets, redact_secrets
 from engine.checks.context import CheckContext
 from engine.checks.outcome import Outcome
 from engine.checks.text import is_number, js_json_parse
+from engine.jsonbound import BoundError, check_depth
 from engine.jsvalues import js_number_str, js_string, stable_stringify
 
 __all__ = ["factcheck", "factcheck_arg_error"]
@@ -95,6 +96,10 @@ def _factcheck(text: str, args: Any, ctx: CheckContext) -> Any:
         return {"error": f"Factcheck service returned HTTP {response.status_code}"}
     if not ok or not isinstance(data, dict | list):
         return {"error": "Invalid response from factcheck service: no data"}
+    try:
+        check_depth(response.text)
+    except BoundError as exc:
+        return {"error": f"Invalid response from factcheck service: {exc}"}
     score = data.get("score") if isinstance(data, dict) else None
     if not is_number(score):
         return {"error": "Invalid response from factcheck service: missing or invalid score"}

@@ -266,14 +266,19 @@ def _thread_functions() -> tuple[Any, Any]:
     return _state.test, _state.check
 
 
-def js_regex_test(pattern: str, flags: str, text: str) -> bool:
+def js_regex_test(pattern: str, flags: str, text: str, time_limit_s: float = TIME_LIMIT_S) -> bool:
     """Return `new RegExp(pattern, flags).test(text)` run by QuickJS in this thread's context.
+
+    `time_limit_s` bounds this call (the context's clock is set for it).
 
     Raises:
         JSEngineError: The pattern is invalid (`engine`) or matching took longer than the time
             limit (`timeout`, catastrophic backtracking).
     """
     test, _ = _thread_functions()
+    ctx = _state.ctx
+    if ctx is not None:
+        ctx.set_time_limit(time_limit_s)
     enc = 0
     if not _safe(pattern):
         pattern, enc = json.dumps(pattern), enc | 1

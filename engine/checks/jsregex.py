@@ -36,13 +36,18 @@ from typing import Any, Final
 
 from engine.checks.charsets import INF, Ranges, complement, normalize, to_code_units
 from engine.checks.jsengine import (
-    TIME_LIMIT_S,
     JSEngineError,
     js_canonical_upper,
     js_regex_test,
     quickjs_regex_error,
 )
-from engine.checks.jsregex_parse import Node, RegexSyntaxError, RegexTooDeep, parse_regex
+from engine.checks.jsregex_parse import (
+    Node,
+    ParsedRegex,
+    RegexSyntaxError,
+    RegexTooDeep,
+    parse_regex,
+)
 from engine.checks.regexlimits import (
     MAX_CACHED_COST,
     MAX_REPEATED_CAPTURE_COST,
@@ -58,6 +63,7 @@ from engine.checks.regexlimits import (
     regex_module,
     repeated_capture_cost,
 )
+from engine.checks.regexrun import match_time_limit, without_captures
 
 __all__ = ["JsRegex", "RegexLimit", "RegexTimeout", "compile_js_regex", "js_regex_error"]
 
@@ -193,6 +199,8 @@ class JsRegex:
     compiled: Any
     min_length: int = 0
     """The fewest code units a match needs (`regexlimits.min_length`; 0 when not known)."""
+    run_source: str | None = None
+    """What QuickJS runs when it is not `source`: the same pattern without captures."""
 
     @property
     def translated(self) -> bool:
@@ -208,20 +216,21 @@ class JsRegex:
         """
         if self.min_length > len(text) and self.min_length > _unit_count(text):
             return False  # too short to hold any match: no engine needs to run
+        limit = match_time_limit(len(text))
         if self.compiled is not None:
             try:
-                return self.compiled.search(_units(text), timeout=TIME_LIMIT_S) is not None
+                return self.compiled.search(_units(text), timeout=limit) is not None
             except TimeoutError:
-                raise RegexTimeout(self._timeout_message()) from None
+                raise RegexTimeout(self._timeout_message(limit)) from None
         try:
-            return js_regex_test(self.source, self.flags, text)
+            return js_regex_test(self.run_source or self.source, self.flags, text, limit)
         except JSEngineError as exc:
             if exc.kind == "timeout":
-                raise RegexTimeout(self._timeout_message()) from None
+                raise RegexTimeout(self._timeout_message(limit)) from None
             raise RegexLimit(limit_message(self.source, self.flags)) from None
 
-    def _timeout_message(self) -> str:
-        ms = round(TIME_LIMIT_S * 1000)
+    def _timeout_message(self, limit: float) -> str:
+        ms = round(limit * 1000)
         return (
             f"matching took longer than {ms} ms (catastrophic backtracking); simplify the pattern"
         )
@@ -308,25 +317,34 @@ def _compile_short(pattern: str, flags: str) -> tuple[JsRegex | str, int]:
     except RegexSyntaxError as exc:
         return _format(pattern, flags, exc.message), 1
     if parsed.has_backrefs or parsed.has_quantified_lookaround or set(flags) - {"i"}:
-        return _in_quickjs(pattern, flags), 1  # so lint also sees what QuickJS cannot compile
+        # so lint also sees what QuickJS cannot compile
+        return _with_min_length(_in_quickjs(pattern, flags), parsed, lengths=False), 1
     cost = expansion_cost(parsed.tree)
     if cost > MAX_TRANSLATED_COST:
         # QuickJS counts repeats instead of expanding them
-        return _with_min_length(_in_quickjs(pattern, flags), parsed.tree), 1
+        return _with_min_length(_in_quickjs(pattern, flags), parsed), 1
     try:
         compiled = _translate(parsed.tree, flags)
     except (regex_module().error, OverflowError, RecursionError, MemoryError):
         compiled = None
     if compiled is None:
-        return _with_min_length(_in_quickjs(pattern, flags), parsed.tree), 1
+        return _with_min_length(_in_quickjs(pattern, flags), parsed), 1
     return JsRegex(pattern, flags, compiled, min_length(parsed.tree)), cost
 
 
-def _with_min_length(result: JsRegex | str, tree: Node) -> JsRegex | str:
-    """`result` knowing the fewest code units a match of `tree` needs (messages unchanged)."""
+def _with_min_length(
+    result: JsRegex | str, parsed: ParsedRegex, *, lengths: bool = True
+) -> JsRegex | str:
+    """`result` knowing the fewest code units a match needs, run without captures if it can.
+
+    Messages are unchanged. Captures are dropped when nothing refers back to them; `lengths`
+    False leaves the fewest code units unknown (0).
+    """
     if isinstance(result, str):
         return result
-    return JsRegex(result.source, result.flags, result.compiled, min_length(tree))
+    run = None if parsed.has_backrefs or not parsed.captures else without_captures(result.source)
+    fewest = min_length(parsed.tree) if lengths else 0
+    return JsRegex(result.source, result.flags, None, fewest, run)
 
 
 def _translate(tree: Node, flags: str) -> Any:

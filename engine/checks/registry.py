@@ -59,6 +59,8 @@ class CheckDef:
         synonyms: Extra names for the same function.
         needs_network: Calls an HTTP service.
         runs_js: Runs blueprint JavaScript in the QuickJS sandbox (a worker process).
+        runs_js_when: For a function that runs JavaScript only for some arguments, which
+            ones (`tool_args_match` with a string `where`); None: always, when `runs_js`.
         typed: Returns `Outcome`s with statuses, findings and evidence.
         extension: Ours, not Weval's (Weval reports it as an unknown function).
         canonical: The base name this entry was derived from (itself for bases).
@@ -76,10 +78,17 @@ class CheckDef:
     synonyms: tuple[str, ...] = ()
     needs_network: bool = False
     runs_js: bool = False
+    runs_js_when: Callable[[Any], bool] | None = None
     typed: bool = False
     extension: bool = False
     canonical: str = ""
     negated: bool = False
+
+    def reaches_out(self, args: Any) -> bool:
+        """Whether a point with `args` runs code or calls a service (what a draft may not do)."""
+        if self.needs_network:
+            return True
+        return self.runs_js and (self.runs_js_when is None or self.runs_js_when(args))
 
     def __call__(
         self, text: str, args: Any, ctx: CheckContext, has_args: bool | None = None
@@ -254,7 +263,8 @@ def base_checks() -> tuple[CheckDef, ...]:
         CheckDef("tool_args_match", tools.tool_args_match, "A call to the tool has arguments "
                  "matching `where` (partial object, or a JS expression over `args`).",
                  "{name, where, normalizeWhitespace?}", tools.tool_args_match_error,
-                 "$tool_args_match: {name: retrieve, where: {docId: '42'}}", runs_js=True),
+                 "$tool_args_match: {name: retrieve, where: {docId: '42'}}", runs_js=True,
+                 runs_js_when=tools.where_is_code),
         CheckDef("tool_call_count_between", tools.tool_call_count_between,
                  "min <= number of tool calls <= max, optionally for one tool.",
                  "[min?, max?, name?]", example="$tool_call_count_between: [1, 3, search]"),

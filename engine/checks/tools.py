@@ -29,6 +29,7 @@ __all__ = [
     "tool_call_count_between",
     "tool_call_order",
     "tool_called",
+    "where_is_code",
 ]
 
 _JS_SPACES: Final = re.compile(f"[{JS_WHITESPACE}]+")
@@ -49,6 +50,11 @@ def tool_args_match_error(args: Any, has_args: bool) -> str | None:
     if isinstance(args, dict) and js_truthy(args.get("name")):
         return None
     return "tool_args_match expects { name, where }"
+
+
+def where_is_code(args: Any) -> bool:
+    """Whether `tool_args_match` runs its `where` as JavaScript (a string `where`)."""
+    return isinstance(args, dict) and isinstance(args.get("where"), str)
 
 
 def _strict_equal(a: Any, b: Any) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.compare.view import RunView, view_from_json, view_from_rows
 from engine.errors import BlueprintError, InputError
@@ -16,9 +16,19 @@ if TYPE_CHECKING:
 __all__ = ["load_run_view"]
 
 
+MAX_FILE_BYTES: Final = 64 * 1024 * 1024
+"""The largest comparison file `compare` reads (64 MB; a 1,000-prompt run writes about 15 MB)."""
+
+
 def _from_file(path: Path) -> RunView:
     where = str(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(
+                f"{where}: this file is {size / 1e6:.0f} MB, more than the "
+                f"{MAX_FILE_BYTES / 1e6:.0f} MB a comparison file may have. Give a run id instead."
+            )
         data = loads(path.read_bytes())
     except OSError as exc:
         raise InputError(f"{where}: cannot read the file ({exc.strerror or exc}).") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -91,6 +92,19 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
+def _score(value: Any, where: str, cell: tuple[str, str]) -> float | None:
+    """A score as read, refusing NaN and infinities (`1e999`): they can only be a broken file."""
+    number = _number(value)
+    if number is not None and not math.isfinite(number):
+        pid, model = (part[:60] for part in cell)
+        raise InputError(
+            f"{where}: a score of the prompt '{pid}' for the model '{model}' is {number} (not a "
+            "finite number between 0 and 1), so this file cannot be compared. Give a run id or "
+            "an intact `*_comparison.json`."
+        )
+    return number
+
+
 def _bad(where: str, what: str) -> InputError:
     return InputError(
         f"{where}: this is not a comparison JSON file ({what}). Give a run id or a "
@@ -116,7 +130,7 @@ def _responses(raw: Any) -> dict[tuple[str, str], str]:
     return out
 
 
-def _json_cell(raw: Any, where: str) -> CellView:
+def _json_cell(raw: Any, where: str, cell: tuple[str, str]) -> CellView:
     if raw is None:
         return CellView(None, True, {})
     if not isinstance(raw, dict):
@@ -135,10 +149,10 @@ def _json_cell(raw: Any, where: str) -> CellView:
             (
                 str(point.get("keyPointText", "")),
                 bool(point.get("isInverted", False)),
-                _number(point.get("coverageExtent")),
+                _score(point.get("coverageExtent"), where, cell),
             )
         )
-    return CellView(_number(raw.get("avgCoverageExtent")), False, _keyed(rows))
+    return CellView(_score(raw.get("avgCoverageExtent"), where, cell), False, _keyed(rows))
 
 
 def view_from_json(data: Mapping[str, Any], run_id: str, where: str) -> RunView:
@@ -157,7 +171,8 @@ def view_from_json(data: Mapping[str, Any], run_id: str, where: str) -> RunView:
             raise _bad(where, f"llmCoverageScores[{str(pid)[:60]!r}] is not an object")
         for model, raw in row.items():
             if model != IDEAL_MODEL_ID:
-                cells[(str(pid), str(model))] = _json_cell(raw, where)
+                key = (str(pid), str(model))
+                cells[key] = _json_cell(raw, where, key)
     models = data.get("effectiveModels")
     if not isinstance(models, list):
         models = sorted({m for _, m in cells})
@@ -247,7 +262,7 @@ def view_from_rows(
             f"<<error>>{row.error}<</error>>" if row.failed else str(row.response or "")
         )
         if pid not in skipped:
-            cells[(pid, model)] = _json_cell(row.result_data, run_id)
+            cells[(pid, model)] = _json_cell(row.result_data, run_id, (pid, model))
     return RunView(
         id=run_id,
         label=label,

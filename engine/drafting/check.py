@@ -2,7 +2,8 @@
 
 Nothing here runs the draft: it is parsed with the blueprint parser (its size, depth and
 alias limits hold), refused when it holds markup, `${...}` placeholders, anchors or points
-that call out (`$call`, `$external`, `$factcheck`, `$js`), then linted, and every mechanical
+that run code or call out (each function's `reaches_out` in the registry: `$call`,
+`$factcheck`, `$js`, `$expr`, a string `where` of `$tool_args_match`), then linted, and every mechanical
 lint fix is applied. A refusal is a `DraftRefused` with a message for the user; it never
 quotes the answer.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 
 from engine.blueprint import parse_blueprint
 from engine.blueprint.models import Blueprint
+from engine.checks import lookup
 from engine.errors import BlueprintError, EngineError
 from engine.lint import Diagnostic, apply_fix, lint
 
@@ -26,7 +28,6 @@ _FIX_ROUNDS = 30
 _FENCE = re.compile(r"```(?:ya?ml)?[ \t]*\n(.*?)```", re.S | re.I)
 _MARKUP = re.compile(r"<\s*/?\s*[A-Za-z!?][^<>]*>")
 _POINTS_KEY = re.compile(r"^[ \t]*(?:should|should_not):", re.M)
-_FORBIDDEN_FNS = frozenset({"call", "external", "factcheck", "js"})
 _ANCHOR = re.compile(r"(?:^|[\s\[{,:-])[&*][A-Za-z0-9_-]+", re.M)
 
 
@@ -81,11 +82,14 @@ def _parse(text: str) -> Blueprint:
             "inserted; try again."
         ) from None
     for prompt in blueprint.prompts:
-        if any(p.fn in _FORBIDDEN_FNS for p in prompt.points):
-            raise DraftRefused(
-                "The model's answer uses a point that calls a service or runs code ($call, "
-                "$external, $factcheck or $js). Drafts may not; nothing was inserted."
-            )
+        for point in prompt.points:
+            check = lookup(point.fn) if point.fn is not None else None
+            if check is not None and check.reaches_out(point.args):
+                raise DraftRefused(
+                    "The model's answer uses a point that calls a service or runs code (such "
+                    "as $call, $factcheck, $js or $expr, or a $tool_args_match whose `where` "
+                    "is JavaScript). Drafts may not; nothing was inserted."
+                )
     return blueprint
 
 

@@ -62,6 +62,11 @@ CODES: dict[str, CodeInfo] = _codes(
     ("vacuous-arguments", "error", "Arguments that make a check always or never pass."),
     ("js-syntax", "error", "`$js` code that does not parse."),
     ("call-host-refused", "error", "`$call` to a host that is not allowed."),
+    (
+        "call-header",
+        "error",
+        "A `$call` header that cannot be sent, or reads a variable not allowed.",
+    ),
     # prompts and messages
     ("missing-id", "warning", "A prompt without an `id`: its generated id changes on every edit."),
     ("duplicate-id", "error", "Two prompts with the same id."),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.blueprint.budget import PointBudget, WorkLimitError, check_prompt_count
 from engine.blueprint.header import normalize_header, validate_external_services
 from engine.blueprint.layout import split_layout
 from engine.blueprint.prompts import normalize_prompt
@@ -93,9 +94,20 @@ def run_parser(ctx: LintContext, docs: list[tuple[Any, Span]]) -> None:
         header.get("point_defs") if js_truthy(header.get("point_defs")) else header.get("defs")
     )
     defs: dict[str, Any] = dict(defs_source) if isinstance(defs_source, dict) else {}
+    budget = PointBudget()
+    try:
+        check_prompt_count(raw_prompts)
+    except WorkLimitError as exc:  # checking so much would take minutes: nothing more is read
+        _report(ctx, exc, start, start)
+        return
     for index, (raw, where) in enumerate(raw_prompts):
         span = where or start
         extent = ctx.extent(raw, span)
+        try:
+            budget.spend(raw, span)
+        except WorkLimitError as exc:  # the prompts after it are not read
+            _report(ctx, exc, span, extent)
+            break
         if not isinstance(raw, dict):
             shown = (
                 "an empty item"

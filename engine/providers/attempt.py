@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import ssl
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from engine.jsonbound import BoundError, loads_bounded
 from engine.providers import wire
 from engine.providers.direct import DirectPost
 from engine.providers.endpoints import Endpoint, display_url
@@ -43,7 +43,7 @@ def _error_text(data: Any) -> str | None:
 
 def _detail(response: httpx.Response, secrets: tuple[str, ...]) -> str:
     try:
-        text = _error_text(response.json()) or response.text
+        text = _error_text(loads_bounded(response.content)) or response.text
     except ValueError:
         text = response.text
     text = " ".join(redact(text, secrets).split())
@@ -64,13 +64,15 @@ def _classify(
     secrets = endpoint.secrets
     if 200 <= status < 300:
         try:  # the common case first; the URL is formatted only when something is wrong
-            return parse(endpoint, response.json())
+            return parse(endpoint, loads_bounded(response.content))
         except (ValueError, wire.WireFormatError):
             pass
     where = display_url(url)
     if 200 <= status < 300:
         try:
-            data = response.json()
+            data = loads_bounded(response.content)
+        except BoundError as exc:
+            return Failure("invalid_response", f"{where} answered HTTP {status}, but {exc}")
         except ValueError:
             return Failure("invalid_response", f"{where} answered HTTP {status} with invalid JSON")
         if isinstance(data, dict) and "error" in data and not data.keys() & {
@@ -170,7 +172,7 @@ async def send_built(
                 )
             elif isinstance(answer := await direct.post(url, headers, body, timeout_s), Answer):
                 try:  # a plain 2xx, the common case (as `_classify` tries it first)
-                    return parse(endpoint, json.loads(answer.body))
+                    return parse(endpoint, loads_bounded(answer.body))
                 except (ValueError, wire.WireFormatError):
                     response = await direct.response(answer, url, headers, body, timeout_s)
             else:

@@ -19,21 +19,20 @@ from typing import Any, Final
 from engine.checks.call import ENV_HELP, MIN_SECRET
 from engine.checks.netguard import resolve_refusal
 from engine.errors import ConfigError
-from engine.jsvalues import js_string
-from engine.providers.endpoints import HEADER_NAME, HEADER_VALUE, Endpoint, WireApi
+from engine.headers import ENV_VAR, header_text, headers_problem, value_problem
+from engine.providers.endpoints import Endpoint, WireApi, mask_credentials
 from engine.settings import Settings
 
 __all__ = [
     "CustomModel",
     "custom_endpoints",
     "custom_models",
-    "header_problem",
     "header_values",
+    "url_problem",
 ]
 
 OPENAI_STYLE: Final = frozenset({"openai", "openrouter", "mistral", "together", "xai"})
 """`inherit` values whose chat shape is OpenAI's (Weval's default shape too)."""
-_ENV_VAR: Final = re.compile(r"\$\{([^}]+)\}")
 _NAME_SHOWN: Final = 60
 
 
@@ -48,7 +47,8 @@ class CustomModel:
         inherit: Whose request shape a chat call takes (`openai`, `anthropic`, ...).
         format: `chat` (the default) or `completions`.
         prompt_format: For completions: `raw`, else Weval's `User: ... Assistant:` text.
-        headers: Header names and values as written (`${NAME}` not yet substituted).
+        headers: Header names and values as written (`${NAME}` not yet substituted; a value
+            may be a list or a mapping, which `header_values` refuses).
     """
 
     id: str
@@ -57,7 +57,7 @@ class CustomModel:
     inherit: str
     format: str = "chat"
     prompt_format: str | None = None
-    headers: tuple[tuple[str, str], ...] = ()
+    headers: tuple[tuple[str, Any], ...] = ()
 
     @property
     def fingerprint(self) -> str:
@@ -90,8 +90,7 @@ def custom_models(entries: Sequence[Any]) -> dict[str, CustomModel]:
             continue
         headers = entry.get("headers")
         pairs = tuple(
-            (str(k), js_string(v))
-            for k, v in (headers.items() if isinstance(headers, dict) else ())
+            (str(k), v) for k, v in (headers.items() if isinstance(headers, dict) else ())
         )
         fmt = entry.get("format")
         prompt_format = entry.get("promptFormat")
@@ -114,24 +113,20 @@ def _shown(name: str) -> str:
     return name if len(name) <= _NAME_SHOWN else name[:_NAME_SHOWN] + "…"
 
 
-def header_problem(name: str, value: str | None) -> str | None:
-    """Why a header cannot be sent (a bad name, or a value that is not one line of ASCII).
+def url_problem(url: str) -> str | None:
+    """Why a custom model's `url` may not be used as written: it holds credentials.
 
-    Args:
-        name: The header name.
-        value: The value (None to check the name only); it is never quoted.
+    Weval's `fetch` refuses such a URL too; credentials belong in `headers`, whose `${NAME}`
+    values are never stored.
     """
-    if not HEADER_NAME.fullmatch(name):
-        return (
-            f"the header name {json.dumps(_shown(name))} is not a valid HTTP header name "
-            "(letters, digits and - only, no spaces)"
-        )
-    if value is not None and not HEADER_VALUE.fullmatch(value):
-        return (
-            f"the value of the header '{name}' must be one line of plain ASCII text "
-            "(no line breaks, control or non-ASCII characters)"
-        )
-    return None
+    if mask_credentials(url) == url:
+        return None
+    return (
+        "its `url` holds a user name or password (`user:password@`), which would be stored "
+        "with the results. Remove it from the `url` and send it in `headers` instead, for "
+        "example `Authorization: Basic ${MODEL_AUTH}` with MODEL_AUTH allowed in "
+        "BLUEPRINT_CALL_ENV."
+    )
 
 
 def header_values(
@@ -145,8 +140,11 @@ def header_values(
 
     Raises:
         ConfigError: A variable is not allowed (the same words whether it exists or not), is
-            allowed but not set, or a header cannot be sent (`header_problem`).
+            allowed but not set, or a header cannot be sent (`engine.headers`).
     """
+    problem = headers_problem(model.headers)
+    if problem is not None:
+        raise ConfigError(f"Custom model '{_shown(model.id)}': {problem}.")
     allowed_set = set(allowed)
     secrets: list[str] = []
     out: list[tuple[str, str]] = []
@@ -167,8 +165,8 @@ def header_values(
                 secrets.append(found)
             return found
 
-        sent = _ENV_VAR.sub(env, value)
-        problem = header_problem(key, sent)
+        sent = ENV_VAR.sub(env, header_text(value) or "")
+        problem = value_problem(key, sent)
         if problem is not None:
             raise ConfigError(f"Custom model '{_shown(model.id)}': {problem}.")
         out.append((key, sent))
@@ -188,6 +186,9 @@ def _endpoint(
             "supported here. Point `url` at Gemini's OpenAI-compatible endpoint and write "
             "`inherit: openai`, or use `format: completions`."
         )
+    credentials = url_problem(model.url)
+    if credentials is not None:
+        raise ConfigError(f"Custom model '{_shown(model.id)}': {credentials}")
     refusal = resolve_refusal(model.url, settings, resolve, kind="model")
     if refusal is not None:
         raise ConfigError(f"Custom model '{_shown(model.id)}': {refusal}")

@@ -22,6 +22,7 @@ from engine.records import Record, coerce_float_lists, coerce_floats
 
 __all__ = [
     "EMBED_TIMEOUT_S",
+    "MAX_DIMENSIONS",
     "OPENAI_DIMENSIONS",
     "EmbedRequest",
     "EmbedResponse",
@@ -155,6 +156,10 @@ def endpoint_text(endpoint: Endpoint, request: EmbedRequest) -> str:
     return request.text
 
 
+MAX_DIMENSIONS = 16_384
+"""The most numbers an embedding may have (the largest common models use 3,072 or 4,096)."""
+
+
 def parse_embedding(endpoint: Endpoint, data: Any) -> EmbeddingReply:
     """Read `{"data": [{"embedding": [...]}], "usage": {...}, "model"}`.
 
@@ -167,6 +172,11 @@ def parse_embedding(endpoint: Endpoint, data: Any) -> EmbeddingReply:
     vector = first.get("embedding") if isinstance(first, dict) else None
     if not isinstance(vector, list) or not vector:
         raise WireFormatError("no 'embedding' vector in the embeddings answer")
+    if len(vector) > MAX_DIMENSIONS:
+        raise WireFormatError(
+            f"the embedding has {len(vector):,} numbers, more than the {MAX_DIMENSIONS:,} an "
+            "embedding may have"
+        )
     out: list[float] = []
     for value in vector:
         if isinstance(value, bool) or not isinstance(value, int | float):

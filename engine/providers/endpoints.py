@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from engine.errors import ConfigError, MissingKeyError, UnknownProviderError
+from engine.headers import HEADER_VALUE
 from engine.modelids import PROVIDERS, ProviderInfo, split_model_id
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "Endpoint",
     "display_url",
     "load_environ",
+    "mask_credentials",
     "read_secrets",
     "resolve",
 ]
@@ -92,10 +94,6 @@ _PLAIN_URL = re.compile(r"(https?)://([a-z0-9.-]+)(?::([1-9][0-9]{0,4}))?(/[A-Za
 """A URL that needs no normalising (lower-case scheme and host, no credentials, query or
 fragment): `display_url` writes it without parsing, as httpx would."""
 
-HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-"""An HTTP header field's name (a token)."""
-HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
-"""What a header field's value may hold: printable ASCII and tabs (never a line break)."""
 _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
 
@@ -142,6 +140,18 @@ def _plain(url: str) -> str | None:
     """`url` as httpx would show it when it is a plain URL (see `_PLAIN_URL`), else None."""
     parts = plain_url(url)
     return None if parts is None else f"{parts.scheme}://{parts.netloc}{parts.path}"
+
+
+_USERINFO = re.compile(r"(?i)\b(https?://)[^\s/?#@'\"<>]*@")
+
+
+def mask_credentials(text: str) -> str:
+    """`text` with the user name and password of every http(s) URL in it replaced by `***`.
+
+    For what is stored (a run's blueprint, the comparison JSON): `http://user:pass@host/` is
+    kept as `http://***@host/`.
+    """
+    return _USERINFO.sub(r"\1***@", text) if "@" in text else text
 
 
 def display_url(url: str) -> str:

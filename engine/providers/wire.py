@@ -7,11 +7,11 @@ OpenAI-style completions format (`prompt` in, `choices[0].text` out); their answ
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from engine.evidence import ToolCall
+from engine.jsonbound import loads_bounded
 from engine.providers.endpoints import Endpoint
 from engine.providers.types import ChatRequest, Usage
 
@@ -217,7 +217,7 @@ def _str(value: Any) -> str | None:
 def _arguments(raw: Any) -> Any:
     if isinstance(raw, str):
         try:
-            return json.loads(raw) if raw.strip() else {}
+            return loads_bounded(raw) if raw.strip() else {}
         except ValueError:
             return raw
     return raw

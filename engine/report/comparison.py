@@ -16,6 +16,7 @@ from engine.blueprint.models import Blueprint
 from engine.errors import InputError
 from engine.jsonl import json_error_words, loads_like_js
 from engine.jsvalues import js_clean
+from engine.providers.endpoints import mask_credentials
 from engine.records import Record, is_validation_error
 from engine.report.output import json_text, well_formed, write_json_atomic
 from engine.scoring.cells import CellScore
@@ -70,6 +71,20 @@ def config_content_hash(blueprint: Blueprint, models: list[str]) -> str:
     text = json.dumps(js_clean(payload), separators=(",", ":"), ensure_ascii=False)
     # JSON.stringify escapes lone surrogates, so the hashed text is always UTF-8.
     return hashlib.sha256(well_formed(text).encode("utf-8")).hexdigest()[:16]
+
+
+def _without_credentials(config: Any) -> Any:
+    """The config with no user name or password in a custom model's `url` (`***@` instead)."""
+    models = config.get("models") if isinstance(config, dict) else None
+    if not isinstance(models, list):
+        return config
+    masked = [
+        {**m, "url": mask_credentials(m["url"])}
+        if isinstance(m, dict) and isinstance(m.get("url"), str)
+        else m
+        for m in models
+    ]
+    return {**config, "models": masked}
 
 
 @dataclass(kw_only=True, slots=True)
@@ -179,7 +194,7 @@ class Comparison(Record):
             out["description"] = self.description
         out.update(
             {
-                "config": js_clean(self.config),
+                "config": _without_credentials(js_clean(self.config)),
                 "evalMethodsUsed": list(self.eval_methods),
                 "effectiveModels": self.models,
                 "modelSystemPrompts": self.system_prompts,

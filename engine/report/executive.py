@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.markup import strip_tags
+
 __all__ = ["SECTIONS", "ExecutiveView", "executive_html", "read_executive"]
 
 SECTIONS = (
@@ -40,14 +42,13 @@ _MAX_CHARS = 4000
 
 
 _LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)")
-_TAG = re.compile(r"</?[A-Za-z][^<>]{0,300}>")
 
 
 def _text(value: Any, limit: int = _MAX_CHARS) -> str | None:
     """Plain text: Weval's Markdown links keep their words; images and tags go."""
     if not isinstance(value, str) or not value.strip():
         return None
-    text: str = _TAG.sub("", _LINK.sub(lambda m: m.group(1), value)).strip()
+    text: str = strip_tags(_LINK.sub(lambda m: m.group(1), value)).strip()
     if not text:
         return None
     return text if len(text) <= limit else text[:limit] + "…"

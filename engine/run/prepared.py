@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.providers import PriceTable, ProviderPool, load_environ
 from engine.providers.custom import custom_endpoints
+from engine.providers.endpoints import mask_credentials
 from engine.run.estimate import Estimate
 from engine.run.local_models import local_models
 from engine.run.outcome import RunOptions
@@ -94,7 +95,7 @@ def record_run(
         StoreError: The store cannot be written.
     """
     blueprint = plan.blueprint
-    digest = store.save_blueprint(text, blueprint.title, source)
+    digest = store.save_blueprint(mask_credentials(text), blueprint.title, source)
     return store.create_run(
         blueprint_hash=digest,
         title=blueprint.title,

@@ -2,7 +2,13 @@
 
 from engine.store.base import RunWriter, Store, new_run_id, open_store
 from engine.store.migrations import MIGRATIONS, migrate
-from engine.store.reviews import ReviewRow, Verdict, answer_hash, criterion_hash
+from engine.store.reviews import (
+    MAX_COMMENT_CHARS,
+    ReviewRow,
+    Verdict,
+    answer_hash,
+    criterion_hash,
+)
 from engine.store.rows import (
     ACTIVE_STATUSES,
     RESUMABLE_STATUSES,
@@ -24,6 +30,7 @@ from engine.store.versions import DraftVersion
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "MAX_COMMENT_CHARS",
     "MIGRATIONS",
     "RESUMABLE_STATUSES",
     "ROLES",

@@ -307,7 +307,11 @@ class Store(Protocol):
     # --- review verdicts (`engine.store.reviews`) ---------------------------------------
 
     def save_reviews(self, reviews: Sequence[ReviewRow]) -> None:
-        """Record verdicts; each replaces its author's earlier verdict on the same point."""
+        """Record verdicts; each replaces its author's earlier verdict on the same point.
+
+        Raises:
+            ValueError: A comment is longer than 2,000 characters (nothing is saved).
+        """
         ...
 
     def delete_reviews(self, keys: Collection[tuple[str, str, str, str]], author: str) -> int:

@@ -15,7 +15,14 @@ from typing import Any, Literal
 
 from engine.store.writer import upsert
 
-__all__ = ["ReviewQueries", "ReviewRow", "Verdict", "answer_hash", "criterion_hash"]
+__all__ = [
+    "MAX_COMMENT_CHARS",
+    "ReviewQueries",
+    "ReviewRow",
+    "Verdict",
+    "answer_hash",
+    "criterion_hash",
+]
 
 Verdict = Literal["agree", "score"]
 """`agree`: the reviewer agrees with the judge's score; `score`: the reviewer gives their own."""
@@ -26,6 +33,8 @@ _COLUMNS = (
 )
 _SAVE = upsert("reviews", _COLUMNS, "prompt_id, model_id, answer_hash, criterion_hash, author")
 _CHUNK = 500
+MAX_COMMENT_CHARS = 2000
+"""The longest review comment the store keeps (the studio's form allows as many)."""
 
 
 def answer_hash(text: str | None) -> str:
@@ -107,7 +116,17 @@ class ReviewQueries(ABC):
         """Run one statement in its own transaction; return the column names and the rows."""
 
     def save_reviews(self, reviews: Sequence[ReviewRow]) -> None:
-        """Record verdicts; each replaces its author's earlier verdict on the same point."""
+        """Record verdicts; each replaces its author's earlier verdict on the same point.
+
+        Raises:
+            ValueError: A comment is longer than `MAX_COMMENT_CHARS` (nothing is saved).
+        """
+        for review in reviews:
+            if review.comment is not None and len(review.comment) > MAX_COMMENT_CHARS:
+                raise ValueError(
+                    f"A review comment may have at most {MAX_COMMENT_CHARS:,} characters; this "
+                    f"one has {len(review.comment):,}. Shorten it."
+                )
         for review in reviews:
             self._query(_SAVE, astuple(review), writing=True)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.markup import strip_tags
 from engine.summary.anonymize import Anonymizer
 from engine.summary.prompts import GRADING_DIMENSIONS
 
@@ -25,7 +26,6 @@ _SECTIONS = {
     "patterns": "pattern",
 }
 _PROMPT_REF = re.compile(r'<ref\s+prompt\s*=\s*"([^"<>]{1,200})"\s*/?>')
-_TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")
 _GRADE = re.compile(r"<grade\s+([^<>]{0,300})>(.*?)</grade>", re.S | re.I)
 _ATTR = re.compile(r'(\w+)\s*=\s*"([^"]{0,100})"')
 _SCORE = re.compile(r"^\s*SCORE\s*:\s*(.*)$", re.I | re.M)
@@ -40,7 +40,7 @@ def clean_text(text: str, limit: int = _MAX_ITEM_CHARS) -> str:
     `<ref prompt="id" />` (Weval's way to cite a prompt) becomes the id; other tags and
     control characters are removed and runs of spaces collapsed.
     """
-    text = _CONTROL.sub("", _TAG.sub("", _PROMPT_REF.sub(r"\1", text)))
+    text = strip_tags(_CONTROL.sub("", _PROMPT_REF.sub(r"\1", text)))
     text = re.sub(r"[ \t]+", " ", text).strip()
     return text if len(text) <= limit else text[:limit].rstrip() + "…"
 

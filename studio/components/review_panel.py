@@ -16,7 +16,7 @@ from engine.errors import StoreError
 from engine.jsvalues import format_score
 from engine.report.reviews import JudgedPoint, judged_points, match_reviews
 from engine.review import RunCalibration, calibrate
-from engine.store import ReviewRow, Verdict
+from engine.store import MAX_COMMENT_CHARS, ReviewRow, Verdict
 from studio import access, services, state
 from studio.resultdata import Results
 from studio.reviewing import (
@@ -158,7 +158,7 @@ def _form(results: Results, pid: str, run_id: str | None, points: list[JudgedPoi
             help="Used when you give your own score. "
             + " ".join(f"{format_score(c.score)}: {c.description}" for c in scale.classes),
         )
-        comment = st.text_area("Comment (optional)", max_chars=2000, key=COMMENT_KEY)
+        comment = st.text_area("Comment (optional)", max_chars=MAX_COMMENT_CHARS, key=COMMENT_KEY)
         cols = st.columns([1, 1, 3])
         save = cols[0].form_submit_button("Save verdict", type="primary")
         withdraw = cols[1].form_submit_button("Withdraw mine")

@@ -8,7 +8,12 @@ import pytest
 
 from engine.errors import ConfigError, MissingKeyError
 from engine.providers import ProviderCallError, ProviderPool
-from engine.providers.embeddings import EmbedRequest, EmbedResponse, parse_embedding
+from engine.providers.embeddings import (
+    MAX_DIMENSIONS,
+    EmbedRequest,
+    EmbedResponse,
+    parse_embedding,
+)
 from engine.providers.endpoints import resolve
 from engine.providers.local_embed import LocalEmbeddings
 from engine.providers.wire import WireFormatError
@@ -81,12 +86,20 @@ def test_a_refused_key_is_final_and_never_quoted(fake_llm: FakeLLM) -> None:
         ({"data": [{"embedding": [1, "2"]}]}, "other than numbers"),
         ({"data": [{"embedding": [1, True]}]}, "other than numbers"),
         ({"data": [{"embedding": [1.0, float("inf")]}]}, "not finite"),
+        ({"data": [{"embedding": [0.5] * (MAX_DIMENSIONS + 1)}]}, "more than the 16,384"),
+        ({"data": [{"embedding": [0.5] * 2_000_000}]}, "2,000,000 numbers"),
     ],
 )
 def test_a_body_without_a_usable_vector_is_refused(body, words) -> None:
     endpoint = resolve(MODEL, {"OPENAI_API_KEY": "k"})
     with pytest.raises(WireFormatError, match=words):
         parse_embedding(endpoint, body)
+
+
+def test_an_embedding_at_the_dimension_cap_is_read() -> None:
+    endpoint = resolve(MODEL, {"OPENAI_API_KEY": "k"})
+    reply = parse_embedding(endpoint, {"data": [{"embedding": [0.5] * MAX_DIMENSIONS}]})
+    assert len(reply.vector) == MAX_DIMENSIONS
 
 
 def test_a_usable_body_is_read_with_its_tokens() -> None:

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import MIGRATIONS, ReviewRow, Store, answer_hash, criterion_hash, open_store
+from engine.store import (
+    MAX_COMMENT_CHARS,
+    MIGRATIONS,
+    ReviewRow,
+    Store,
+    answer_hash,
+    criterion_hash,
+    open_store,
+)
 from tests.store.test_contract import BACKENDS
 
 POINT = "Names the Gregorian calendar."
@@ -101,6 +109,17 @@ def test_unicode_and_long_texts_survive(opener):
     row = verdict(criterion=long_point, criterion_hash=criterion_hash(long_point), comment="ü ✓")
     store.save_reviews([row])
     assert store.reviews(["q1"]) == [row]
+
+
+def test_a_comment_over_the_cap_is_refused_by_the_store_and_nothing_is_saved(opener):
+    store: Store = opener()
+    at_cap = verdict(comment="c" * MAX_COMMENT_CHARS)
+    over = verdict("ana@example.org", comment="c" * (MAX_COMMENT_CHARS + 1))
+    with pytest.raises(ValueError, match="at most 2,000 characters"):
+        store.save_reviews([at_cap, over])
+    assert store.reviews(["q1"]) == []
+    store.save_reviews([at_cap])
+    assert store.reviews(["q1"]) == [at_cap]
 
 
 def test_verdicts_written_by_one_process_are_read_by_another(tmp_path):

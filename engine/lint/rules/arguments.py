@@ -12,6 +12,7 @@ from engine.checks.regexlimits import is_limit_message
 from engine.jsvalues import js_number_str
 from engine.lint.context import LintContext
 from engine.lint.rules.fnpoint import FnPoint, js_error, regex_error
+from engine.lint.rules.headers import check_headers
 
 __all__ = ["check_arguments"]
 
@@ -218,8 +219,13 @@ def external_call(ctx: LintContext, fp: FnPoint, check: CheckDef) -> None:
         url = entry.get("url") if isinstance(entry, dict) else None
         if not isinstance(url, str):
             return
-    elif isinstance(fp.args, YMap):
-        where = ctx.value_span(fp.args, "url", where)
+    else:
+        headers = fp.args.get("headers")
+        who = "This `$call`"
+        span = ctx.value_span(fp.args, "headers", where)
+        check_headers(ctx, headers, span, code="call-header", who=who, env_severity="warning")
+        if isinstance(fp.args, YMap):
+            where = ctx.value_span(fp.args, "url", where)
     refusal = call_host_refusal(url, ctx.settings)
     if refusal is not None:
         shown = _QUOTED.sub(lambda m: f"'{excerpt(m.group(1), quote=False)}'", refusal)

@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from typing import Any
 
 from engine.blueprint.source import Span, YList
 from engine.blueprint.text import excerpt
-from engine.checks.call import ENV_HELP
 from engine.checks.netguard import call_host_refusal
 from engine.jsvalues import js_number_str, js_string
 from engine.lint.context import LintContext
+from engine.lint.rules.headers import check_headers
 from engine.modelids import PROVIDERS, is_collection, split_model_id
 from engine.providers.collections import model_collections
-from engine.providers.custom import custom_models, header_problem
+from engine.providers.custom import custom_models, url_problem
 
 __all__ = ["RULES", "known_provider"]
-
-_ENV_VAR = re.compile(r"\$\{([^}]+)\}")
 
 
 def known_provider(prefix: str) -> bool:
@@ -163,6 +160,13 @@ def _custom_model(ctx: LintContext, entry: dict[str, Any], span: Span) -> None:
             "Blueprint Studio cannot send. Point `url` at Gemini's OpenAI-compatible endpoint and "
             "write `inherit: openai`, or use `format: completions`.",
         )
+    credentials = url_problem(model.url)
+    if credentials is not None:
+        ctx.add(
+            "custom-model",
+            ctx.value_span(entry, "url", span),
+            f"The custom model `{shown}` cannot be called: {credentials}",
+        )
     refusal = call_host_refusal(model.url, ctx.settings, "model")
     if refusal is not None:
         ctx.add(
@@ -170,26 +174,8 @@ def _custom_model(ctx: LintContext, entry: dict[str, Any], span: Span) -> None:
             ctx.value_span(entry, "url", span),
             f"The custom model `{shown}` cannot be called here. {excerpt(refusal, 400, quote=False)}",
         )
-    headers = entry.get("headers")
-    allowed = set(ctx.settings.call_env)
-    for key, value in headers.items() if isinstance(headers, dict) else ():
-        text = js_string(value)
-        problem = header_problem(str(key), _ENV_VAR.sub("x", text))
-        if problem is not None:
-            ctx.add(
-                "custom-model",
-                ctx.value_span(headers, key, span),
-                f"The custom model `{shown}` cannot be called: {excerpt(problem, 200, quote=False)}.",
-            )
-        for name in _ENV_VAR.findall(text):
-            if name not in allowed:
-                ctx.add(
-                    "custom-model",
-                    ctx.value_span(headers, key, span),
-                    f"The header `{excerpt(str(key), 40, quote=False)}` of `{shown}` uses the "
-                    f"variable {excerpt(name, 40, quote=False)}, which blueprints may not read, "
-                    f"so the run cannot start. {ENV_HELP}",
-                )
+    who = f"The custom model `{shown}`"
+    check_headers(ctx, entry.get("headers"), span, code="custom-model", who=who)
 
 
 def _is_number(value: Any) -> bool:
@@ -273,4 +259,22 @@ def systems(ctx: LintContext) -> None:
             return  # a `system` list is then ignored
 
 
-RULES = (models, temperatures, systems)
+def services(ctx: LintContext) -> None:
+    """The headers of each `externalServices` entry (used by `$call: {service: name}`)."""
+    found = ctx.header.get("externalServices")
+    if not isinstance(found, dict):
+        return
+    fallback = ctx.value_span(ctx.header, "externalServices", ctx.header_span)
+    for name, service in found.items():
+        if isinstance(service, dict):
+            check_headers(
+                ctx,
+                service.get("headers"),
+                ctx.value_span(found, name, fallback),
+                code="call-header",
+                who=f"The external service `{excerpt(str(name), 40, quote=False)}`",
+                env_severity="warning",
+            )
+
+
+RULES = (models, temperatures, systems, services)
