@@ -96,7 +96,7 @@ def _slow_blueprint(title: str, n: int = 100) -> str:
 
 
 def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(llm_env, scripted_llm):
-    scripted_llm.latency_ms = 250
+    scripted_llm.latency_ms = 1000  # the run lasts while the tabs open on a busy machine
     text = _slow_blueprint("slow")
     first = _run_page(text)
     first.multiselect(key="run_models").set_value(["openai:fake-a", "openai:fake-b"]).run()
