@@ -10,7 +10,9 @@ errors the client path has always raised.
 Scope: HTTP/1.1 (and 1.0 answers) over TCP or TLS, request bodies sent whole, response
 bodies read whole (Content-Length, chunked, or until close) up to `max_body_bytes`, heads up
 to `max_head_bytes`, 1xx answers skipped, idle connections reused for `keepalive_expiry_s`.
-No HTTP/2, no proxies, no streaming.
+Through a plain HTTP proxy: `tunnel` names the proxy of an `https` origin, whose connections
+then open with `CONNECT` before TLS (an `http` origin needs nothing here: its requests go to
+the proxy's own origin in absolute form). No HTTP/2, no streaming.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from engine.providers.http11 import MAX_BODY, MAX_HEAD, Answer, ProtocolError, r
 
 if TYPE_CHECKING:
     import httpx
+
+    from engine.providers.proxies import Proxy
 
 __all__ = ["Connections", "Origin", "tls_context"]
 
@@ -112,7 +116,12 @@ class Connections:
         self._clock = clock
         self._idle: dict[Origin, list[_Connection]] = {}
         self._slots: dict[Origin, asyncio.Semaphore] = {}
+        self._tunnels: dict[Origin, Proxy] = {}
         self._closed = False
+
+    def tunnel(self, origin: Origin, proxy: Proxy) -> None:
+        """Reach the `https` `origin` through `proxy` (a `CONNECT` tunnel) from now on."""
+        self._tunnels[origin] = proxy
 
     def _checkout(self, origin: Origin) -> _Connection | None:
         idle = self._idle.get(origin)
@@ -142,12 +151,16 @@ class Connections:
             if self._ssl_context is None:
                 self._ssl_context = tls_context()
             context = self._ssl_context
+        proxy = self._tunnels.get(origin)
         try:
             async with _limit(timeout_s):
-                reader, writer = await asyncio.open_connection(
-                    host, port, ssl=context, server_hostname=host if context else None,
-                    limit=self.max_head_bytes,
-                )  # fmt: skip
+                if proxy is None:
+                    reader, writer = await asyncio.open_connection(
+                        host, port, ssl=context, server_hostname=host if context else None,
+                        limit=self.max_head_bytes,
+                    )  # fmt: skip
+                else:
+                    reader, writer = await self._through(proxy, origin, context, request)
         except TimeoutError:
             raise _fault(
                 "ConnectTimeout", f"connecting to {host}:{port} timed out", request
@@ -160,6 +173,42 @@ class Connections:
         except OSError as exc:
             raise _fault("ConnectError", f"{exc.strerror or exc}", request) from None
         return _Connection(reader, writer)
+
+    async def _through(
+        self,
+        proxy: Proxy,
+        origin: Origin,
+        context: ssl.SSLContext | None,
+        request: httpx.Request | None,
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """A connection to `origin` through a `CONNECT` tunnel of `proxy`, TLS started in it."""
+        _, host, port = origin
+        reader, writer = await asyncio.open_connection(
+            proxy.host, proxy.port, limit=self.max_head_bytes
+        )
+        try:
+            target = f"{host}:{port}"
+            lines = [f"CONNECT {target} HTTP/1.1", f"Host: {target}"]
+            if proxy.authorization is not None:
+                lines.append(f"Proxy-Authorization: {proxy.authorization}")
+            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("ascii"))
+            await writer.drain()
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = head.split(b"\r\n", 1)[0].decode("latin-1")
+            parts = status.split(" ", 2)
+            if len(parts) < 2 or not parts[1].startswith("2"):
+                raise _fault(
+                    "ProxyError",
+                    f"the proxy {proxy.host}:{proxy.port} refused a tunnel to {target}: "
+                    f"{status[:80]}",
+                    request,
+                )
+            if context is not None:
+                await writer.start_tls(context, server_hostname=host)
+        except BaseException:
+            writer.close()
+            raise
+        return reader, writer
 
     async def round_trip(
         self,

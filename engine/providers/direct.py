@@ -145,8 +145,9 @@ class DirectPost:
         if key in self._templates:
             return self._templates[key]
         if self._proxies is not None and self._proxies.proxied(url):
-            self._templates[key] = None  # the client sends it, through the proxy
-            return None
+            through = self._proxied_template(url, headers)
+            self._templates[key] = through
+            return through
         plain = plain_head(url, headers)
         origin, head = plain if plain is not None else self._client_head(url, headers)
         template: _Template | None = None
@@ -155,6 +156,31 @@ class DirectPost:
             template = (origin, start + b"\r\n", rest)
         self._templates[key] = template
         return template
+
+    def _proxied_template(self, url: str, headers: dict[str, str]) -> _Template | None:
+        """The template of a request through a plain HTTP proxy (None: the client sends it).
+
+        An `http://` URL goes to the proxy's origin in absolute form (`POST http://host/path`),
+        with `Proxy-Authorization` when the proxy has a user; an `https://` URL keeps its own
+        origin, reached through a `CONNECT` tunnel of the proxy (`Connections.tunnel`).
+        """
+        assert self._proxies is not None
+        proxy = self._proxies.forward(url)
+        plain = plain_head(url, headers) if proxy is not None else None
+        if proxy is None or plain is None:
+            return None
+        origin, head = plain
+        start, _, rest = head.partition(_LENGTH_LINE)
+        if origin[0] == "https":
+            self._connections.tunnel(origin, proxy)
+            return origin, start + b"\r\n", rest
+        line, _, fields = start.partition(b"\r\n")
+        method, target, version = line.split(b" ")
+        host = fields.partition(b"\r\n")[0].partition(b": ")[2]
+        line = b"%s http://%s%s %s" % (method, host, target, version)
+        if proxy.authorization is not None:
+            line += b"\r\nProxy-Authorization: " + proxy.authorization.encode("ascii")
+        return ("http", proxy.host, proxy.port), line + b"\r\n" + fields + b"\r\n", rest
 
     def _client_head(self, url: str, headers: dict[str, str]) -> tuple[Origin | None, bytes]:
         """The head the client itself builds for `json={}` (its origin: None if not HTTP(S))."""

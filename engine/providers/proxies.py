@@ -3,24 +3,57 @@
 `HTTP_PROXY`, `HTTPS_PROXY` and `ALL_PROXY` name proxies by scheme; `NO_PROXY` lists what
 bypasses them: `*` (everything), `localhost`, IPv4 and IPv6 addresses, `host` (the host and
 its subdomains), `.host` (its subdomains only), `host:port`, and `scheme://host[:port]`.
-The pool sends a bypassing URL on its own connections and leaves a proxied one to httpx,
-which sends it through the proxy; both must agree on every URL, so these rules are httpx's
-(`httpx._utils.get_environment_proxies` and `URLPattern`, checked against it in the tests).
+The pool sends a bypassing URL on its own connections, and a proxied one through a plain
+HTTP proxy on them too (absolute-form requests for `http://`, a `CONNECT` tunnel for
+`https://`); other proxies are left to httpx. Which URLs are proxied must agree with httpx on
+every URL, so these rules are httpx's (`httpx._utils.get_environment_proxies` and
+`URLPattern`, checked against it in the tests).
 """
 
 from __future__ import annotations
 
+import base64
 import ipaddress
 import os
 import re
 import sys
 from collections.abc import Mapping
 from typing import NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-__all__ = ["ProxyRoutes", "proxy_routes"]
+__all__ = ["Proxy", "ProxyRoutes", "proxy_routes"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class Proxy(NamedTuple):
+    """A plain HTTP proxy (`http://[user:password@]host[:port]`), which the pool reaches itself.
+
+    Attributes:
+        host: The proxy's host.
+        port: Its port (80 when none is written).
+        authorization: The `Proxy-Authorization` field's value for its user and password.
+    """
+
+    host: str
+    port: int
+    authorization: str | None
+
+
+def _plain_proxy(url: str) -> Proxy | None:
+    """The proxy `url` names when it is plain HTTP (as httpx reads a bare `host:port`)."""
+    try:
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        port = parts.port or 80
+    except ValueError:
+        return None
+    if parts.scheme.lower() != "http" or not parts.hostname or parts.path not in ("", "/"):
+        return None
+    authorization = None
+    if parts.username is not None:
+        pair = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+        authorization = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
+    return Proxy(parts.hostname, port, authorization)
 
 
 class _Bypass(NamedTuple):
@@ -83,6 +116,7 @@ class ProxyRoutes:
 
     def __init__(self, info: Mapping[str, str]) -> None:
         self._schemes = {s for s in ("http", "https", "all") if info.get(s)}
+        self._urls = {s: info[s] for s in self._schemes}
         entries = [e.strip() for e in info.get("no", "").split(",")]
         self._everything = "*" in entries
         self._bypass = [b for e in entries if e for b in [_bypass(e)] if b is not None]
@@ -94,6 +128,16 @@ class ProxyRoutes:
         if known is None:
             known = self._seen[url] = self._decide(url)
         return known
+
+    def forward(self, url: str) -> Proxy | None:
+        """The plain HTTP proxy a request for a proxied `url` goes through, if it is one.
+
+        None when the proxy is another kind (`https://`, `socks5://`): httpx reaches those.
+        As in httpx, a proxy set for the URL's scheme comes before `ALL_PROXY`'s.
+        """
+        scheme = url.partition(":")[0].lower()
+        named = self._urls.get(scheme) or self._urls.get("all")
+        return _plain_proxy(named) if named else None
 
     def _decide(self, url: str) -> bool:
         try:

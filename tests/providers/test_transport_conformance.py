@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -514,11 +515,14 @@ def test_hosts_in_no_proxy_go_out_on_the_pools_own_connections(
     targets: list[bytes] = []
 
     async def proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = await read_request(reader)
-        targets.append(head.split(b" ")[1])
-        writer.write(reply("via the proxy"))
-        await writer.drain()
-        writer.close()
+        try:  # a keep-alive proxy: answers each request on the connection itself
+            while True:
+                head = await read_request(reader)
+                targets.append(head.split(b" ")[1])
+                writer.write(reply("via the proxy"))
+                await writer.drain()
+        except asyncio.IncompleteReadError:
+            writer.close()
 
     with FakeLLM() as fake:
 
@@ -541,11 +545,63 @@ def test_hosts_in_no_proxy_go_out_on_the_pools_own_connections(
     if proxied:
         assert texts == ["via the proxy"] * 3
         assert len(targets) == 3 and targets[0].endswith(b"/chat/completions")
-        assert not own
+        assert targets[0].startswith(b"http://127.0.0.1:")  # absolute form, as to a proxy
+        assert own  # on the pool's own keep-alive connections to the proxy
     else:
         assert targets == []  # the proxy never saw them
         assert [t.endswith(f"q{i}") for i, t in enumerate(texts)] == [True] * 3
         assert own  # sent on the pool's own keep-alive connections, not through httpx's
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    except ConnectionError:
+        pass
+    finally:
+        writer.close()
+
+
+def test_https_through_a_proxy_goes_in_a_connect_tunnel_on_the_pools_own_connections(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    cert, _ = certificate
+    heads: list[bytes] = []
+
+    async def tunnelling(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        heads.append(head)
+        host, _, port = head.split(b" ")[1].decode().rpartition(":")
+        up_reader, up_writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        await writer.drain()
+        await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+
+    with FakeLLM(ssl_context=_serving(certificate)) as fake:
+
+        async def main() -> tuple[list[str], bool]:
+            async with raw_server(tunnelling) as url:
+                for name in [n for n in os.environ if n.lower().endswith("_proxy")]:
+                    monkeypatch.delenv(name)
+                monkeypatch.setenv("HTTPS_PROXY", url.replace("http://", "http://ana:s%40fe@"))
+                monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+                for name, value in fake.env().items():
+                    monkeypatch.setenv(name, value)
+                monkeypatch.chdir(tmp_path)
+                async with ProviderPool(max_attempts=1) as pool:
+                    texts = [(await pool.chat(ask("openai:m", f"t{i}"))).text for i in range(3)]
+                    own = pool._connections is not None and bool(pool._connections._idle)
+                    return texts, own
+
+        texts, own = asyncio.run(main())
+    assert [t.endswith(f"t{i}") for i, t in enumerate(texts)] == [True] * 3
+    assert len(heads) == 1  # one tunnel, kept alive for the three calls
+    target = fake.url.removeprefix("https://")
+    assert heads[0].startswith(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n".encode())
+    assert b"Proxy-Authorization: Basic YW5hOnNAZmU=\r\n" in heads[0]  # ana:s@fe
+    assert own
 
 
 def test_a_certificate_named_by_ssl_cert_file_is_trusted_without_importing_httpx(
