@@ -12,6 +12,7 @@ from engine.blueprint.text import bounded_message, excerpt
 from engine.errors import BlueprintError
 from engine.lint.context import LintContext
 from engine.lint.diagnostics import Diagnostic
+from engine.lint.ignore import without_ignored
 from engine.lint.load import load_documents
 from engine.lint.parser_pass import run_parser
 from engine.lint.rules import RULES
@@ -99,6 +100,7 @@ def _finish(ctx: LintContext, bom: bool) -> list[Diagnostic]:
     for d in found:
         unique.setdefault((*d.sort_key(), d.message), d)
     out = [_bounded(unique[key]) for key in sorted(unique)]
+    out = without_ignored(ctx.src, out)
     if bom:
         out = [_shift(d) for d in out]
     return out

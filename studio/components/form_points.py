@@ -15,6 +15,7 @@ import yaml
 
 from engine.checks.registry import function_names, lookup
 from engine.edit import (
+    AddAlternative,
     AddPoint,
     DeletePoint,
     DuplicatePoint,
@@ -219,10 +220,10 @@ def _actions(point: PointView, key: str, blocks: list[int]) -> None:
         targets = [b for b in blocks if b != ref.index]
         if targets:
             cols[4].selectbox(
-                "Move into block",
+                "Move into an alternative",
                 [None, *targets],
                 key=f"{PREFIX}{key}:into",
-                format_func=lambda b: "—" if b is None else f"block at item {b + 1}",
+                format_func=lambda b: "—" if b is None else f"alternative at item {b + 1}",
                 on_change=do,
                 args=(lambda: _into(ref, key),),
             )
@@ -257,31 +258,57 @@ def _key(ref: PointRef) -> str:
     return f"p{ref.prompt}:{'not' if ref.inverted else 'should'}:{ref.index}{sub}"
 
 
+def _block(view: PromptView, block: BlockView, inverted: bool, blocks: list[int]) -> None:
+    """An "any one of these" block: its alternatives, each with the points it needs."""
+    count = len(block.alternatives)
+    st.markdown(
+        f"**Any one of these** · {count} alternative{'s' if count != 1 else ''}",
+        help="Weval's alternative paths: each alternative is one nested list in the YAML.",
+    )
+    st.caption(safe_markdown(block.effect))
+    for n, alt in enumerate(block.alternatives, start=1):
+        with st.container(border=True):
+            needed = len(alt.points)
+            st.markdown(
+                f"**Alternative {n}**"
+                + (f" · all {needed} points needed" if needed > 1 else " · one point")
+            )
+            for point in alt.points:
+                with st.container(border=True):
+                    _point(point, _key(point.ref), blocks=blocks)
+            st.button(
+                "Add a point to this alternative",
+                key=f"{PREFIX}p{view.index}:{inverted}:addin:{alt.index}",
+                on_click=do,
+                args=(
+                    lambda b=alt.index: AddPoint(
+                        view.index, PointSpec(text="New point"), inverted, b
+                    ),
+                ),
+                help="The new point is needed together with this alternative's other points.",
+            )
+            show_diagnostics(alt.diagnostics, f"alt:{view.index}:{inverted}:{alt.index}")
+    st.button(
+        "Add an alternative",
+        key=f"{PREFIX}p{view.index}:{inverted}:addalt",
+        on_click=do,
+        args=(lambda: AddAlternative(view.index, PointSpec(text="New point"), inverted),),
+        icon=":material/add:",
+        help="Another way to meet this block: any one alternative is enough.",
+    )
+    show_diagnostics(
+        [d for d in block.diagnostics if d.code not in ("or-block-with-required",)],
+        f"block:{view.index}:{inverted}:{block.index}",
+    )
+
+
 def _list(view: PromptView, inverted: bool) -> None:
     items = view.should_not if inverted else view.should
-    blocks = [item.index for item in items if isinstance(item, BlockView)]
+    blocks = [a.index for item in items if isinstance(item, BlockView) for a in item.alternatives]
     for item in items:
         with st.container(border=True):
             if isinstance(item, BlockView):
-                st.markdown(f"**Any one of these** (block at item {item.index + 1})")
-                st.caption(safe_markdown(item.effect))
-                for point in item.points:
-                    with st.container(border=True):
-                        _point(point, _key(point.ref), blocks=blocks)
-                st.button(
-                    "Add a point to this block",
-                    key=f"{PREFIX}p{view.index}:{inverted}:addin:{item.index}",
-                    on_click=do,
-                    args=(
-                        lambda b=item.index: AddPoint(
-                            view.index, PointSpec(text="New point"), inverted, b
-                        ),
-                    ),
-                )
-                show_diagnostics(
-                    [d for d in item.diagnostics if d.code not in ("or-block-with-required",)],
-                    f"block:{view.index}:{inverted}:{item.index}",
-                )
+                _block(view, item, inverted, blocks)
             else:
                 label = "should not" if inverted else "should"
                 st.caption(f"Item {item.ref.index + 1} · the answer {label} meet this")
@@ -320,5 +347,6 @@ def points_section(view: PromptView) -> None:
             key=f"{PREFIX}p{p}:{inverted}:group",
             on_click=do,
             args=(lambda inv=inverted: _group(view, inv),),
-            help="Group the points ticked “Select to group” into one “any one of these” block.",
+            help="Make the points ticked “Select to group” the alternatives of one “any one of "
+            "these” block: an answer that meets any one of them gets the block's full score.",
         )
