@@ -99,6 +99,7 @@ class LintContext:
         severity: Severity | None = None,
         neutral: bool = False,
         alternatives: tuple[Fix, ...] = (),
+        fix_span: tuple[int, int, int, int] | None = None,
     ) -> None:
         """Report a diagnostic.
 
@@ -110,6 +111,7 @@ class LintContext:
             severity: Instead of the code's own severity.
             neutral: The fix cannot change a score (`Fix.score_neutral`).
             alternatives: Other fixes of the same range.
+            fix_span: The range the fix replaces, when it is not `span`.
         """
         yaml = self.fmt == "yaml"
         self.diagnostics.append(
@@ -121,7 +123,7 @@ class LintContext:
                 severity=severity or CODES[code].severity,
                 code=code,
                 message=message,
-                fix=Fix(title=fix[0], replacement=fix[1], score_neutral=neutral)
+                fix=Fix(title=fix[0], replacement=fix[1], score_neutral=neutral, span=fix_span)
                 if fix is not None and yaml
                 else None,
                 alternatives=alternatives if yaml else (),

@@ -147,6 +147,9 @@ class Fix(Record):
     `# lint: ignore` comment) or rewrites what is written in the one form Weval reads (a
     number written as text, a misspelt points key). False when it chooses a meaning (an OR
     made an AND, a value clamped, a closest name guessed): such a fix is only suggested."""
+    span: tuple[int, int, int, int] | None = None
+    """(line, column, end_line, end_column) of the text it replaces, when that is not the
+    diagnostic's own range (a point moved from one list to another)."""
 
 
 @_frozen
@@ -216,7 +219,9 @@ def _offset(starts: list[int], text: str, line: int, column: int) -> int:
 
 
 def apply_fix(text: str, diagnostic: Diagnostic, fix: Fix | None = None) -> str:
-    """Return `text` with a fix applied (the diagnostic's range replaced by its replacement).
+    """Return `text` with a fix applied (its range replaced by its replacement).
+
+    The range is the fix's own `span` when it has one, else the diagnostic's.
 
     Args:
         text: The text the diagnostic was found in.
@@ -230,6 +235,12 @@ def apply_fix(text: str, diagnostic: Diagnostic, fix: Fix | None = None) -> str:
     if fix is None:
         raise ValueError(f"The diagnostic {diagnostic.code} has no fix.")
     starts = line_offsets(text)
-    start = _offset(starts, text, diagnostic.line, diagnostic.column)
-    end = _offset(starts, text, diagnostic.end_line, diagnostic.end_column)
+    line, column, end_line, end_column = fix.span or (
+        diagnostic.line,
+        diagnostic.column,
+        diagnostic.end_line,
+        diagnostic.end_column,
+    )
+    start = _offset(starts, text, line, column)
+    end = _offset(starts, text, end_line, end_column)
     return text[:start] + fix.replacement + text[max(start, end) :]

@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 import yaml
 
-from engine.checks.registry import function_names, lookup
+from engine.checks.registry import function_names, lookup, opposite
 from engine.edit import (
     AddAlternative,
     AddPoint,
@@ -302,6 +302,34 @@ def _block(view: PromptView, block: BlockView, inverted: bool, blocks: list[int]
     )
 
 
+def _invert_button(point: PointView, inverted: bool) -> None:
+    """“Move to should not”: a check is written as its `$not_` form, staying under `should`."""
+    turned = opposite(point.fn) if point.kind == "function" and point.fn else None
+    if not inverted and turned is not None:
+        spec = PointSpec(
+            fn=turned,
+            args=point.args,
+            has_args=point.has_args,
+            weight=point.weight,
+            citation=point.citation,
+        )
+        st.button(
+            "Move to “should not”",
+            key=f"{PREFIX}{_key(point.ref)}:invert",
+            on_click=do,
+            args=(lambda r=point.ref, s=spec: EditPoint(r, s),),
+            help=f"Written as `${turned}` under `should`: Weval's way to say “should not” "
+            "for a check (it scores 1 − the check).",
+        )
+        return
+    st.button(
+        "Move to “should not”" if not inverted else "Move to “should”",
+        key=f"{PREFIX}{_key(point.ref)}:invert",
+        on_click=do,
+        args=(lambda r=point.ref: ToggleInverted(r),),
+    )
+
+
 def _list(view: PromptView, inverted: bool) -> None:
     items = view.should_not if inverted else view.should
     blocks = [a.index for item in items if isinstance(item, BlockView) for a in item.alternatives]
@@ -313,12 +341,14 @@ def _list(view: PromptView, inverted: bool) -> None:
                 label = "should not" if inverted else "should"
                 st.caption(f"Item {item.ref.index + 1} · the answer {label} meet this")
                 _point(item, _key(item.ref), blocks=blocks)
-                st.button(
-                    "Move to “should not”" if not inverted else "Move to “should”",
-                    key=f"{PREFIX}{_key(item.ref)}:invert",
-                    on_click=do,
-                    args=(lambda r=item.ref: ToggleInverted(r),),
-                )
+                _invert_button(item, inverted)
+
+
+def _add_check(prompt: int, inverted: bool) -> AddPoint:
+    """A new check; under “should not” it is the `$not_` form, added to `should`."""
+    if inverted:
+        return AddPoint(prompt, PointSpec(fn="not_icontains", args="word"), False)
+    return AddPoint(prompt, PointSpec(fn="icontains", args="word"), False)
 
 
 def points_section(view: PromptView) -> None:
@@ -326,6 +356,11 @@ def points_section(view: PromptView) -> None:
     p = view.index
     for inverted, title in ((False, "The answer should"), (True, "The answer should not")):
         st.markdown(f"**{title}**")
+        if inverted:
+            st.caption(
+                "A check added here is written as its `$not_` form under `should`, as Weval "
+                "recommends; points in words stay here, under `should_not`."
+            )
         _list(view, inverted)
         cols = st.columns(3)
         cols[0].button(
@@ -339,7 +374,7 @@ def points_section(view: PromptView) -> None:
             "Add a check",
             key=f"{PREFIX}p{p}:{inverted}:add-fn",
             on_click=do,
-            args=(lambda inv=inverted: AddPoint(p, PointSpec(fn="icontains", args="word"), inv),),
+            args=(lambda inv=inverted: _add_check(p, inv),),
             icon=":material/functions:",
         )
         cols[2].button(

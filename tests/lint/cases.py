@@ -550,14 +550,14 @@ CASES += [
         "should-not",
         "warning",
         (4, 7, 4, 26),
-        False,
+        True,
     ),
     Case(
         "should-not-text",
         P + "  should_not:\n    - Mentions a dosage.\n",
         "should-not",
-        "warning",
-        (4, 7, 4, 25),
+        "info",
+        (3, 3, 3, 13),
         False,
     ),
 ]

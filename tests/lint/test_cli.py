@@ -82,6 +82,7 @@ def test_json_format(tmp_path: Path):
         "title": "Make it a required point",
         "replacement": "$icontains: a",
         "score_neutral": False,
+        "span": None,
     }
     # the other reading of a one-point path: keep it as an alternative, said in a comment
     assert first["alternatives"] == [
@@ -89,6 +90,7 @@ def test_json_format(tmp_path: Path):
             "title": "Keep as alternatives: either is enough",
             "replacement": "- $icontains: a  # lint: ignore[single-element-path]",
             "score_neutral": True,
+            "span": None,
         }
     ]
     weight = next(r for r in rows if r["code"] == "weight-out-of-range")
