@@ -189,6 +189,26 @@ class Diagnostic(Record):
         """Every fix offered: the `fix` first, then the `alternatives`."""
         return ((self.fix,) if self.fix is not None else ()) + self.alternatives
 
+    def moved(self, lines: int) -> Diagnostic:
+        """This diagnostic (and its fixes' own ranges) `lines` lines further down."""
+
+        def fix(f: Fix) -> Fix:
+            if f.span is None:
+                return f
+            line, column, end_line, end_column = f.span
+            return f.model_copy(
+                update={"span": (line + lines, column, end_line + lines, end_column)}
+            )
+
+        return self.model_copy(
+            update={
+                "line": self.line + lines,
+                "end_line": self.end_line + lines,
+                "fix": None if self.fix is None else fix(self.fix),
+                "alternatives": tuple(fix(f) for f in self.alternatives),
+            }
+        )
+
     def sort_key(self) -> tuple[int, int, int, int, int, str]:
         """Order by position, then errors before warnings before infos, then code."""
         return (

@@ -355,3 +355,14 @@ def test_other_unknown_prompt_keys_stay_warnings():
     assert d.severity == "warning"
     (d,) = find(P + "  should: [a]\n  shuold: [b]\n", "unknown-key")
     assert d.severity == "error" and d.fix is None and "already has `should`" in d.message
+
+
+def test_a_lone_should_not_check_becomes_a_should_list():
+    text = P + "  should_not:\n    - $icontains: sorry  # keep it short\n  ideal: Hi.\n"
+    (d,) = find(text, "should-not")
+    assert d.fix is not None and d.fix.span is not None
+    fixed = apply_fix(text, d)
+    assert fixed == P + "  should:\n    - $not_icontains: sorry  # keep it short\n  ideal: Hi.\n"
+    # a flow list has no line of its own to move: the advice stays, with no fix
+    (flow,) = find(P + "  should_not: [$icontains: sorry]\n", "should-not")
+    assert flow.fix is None and "`$not_icontains: sorry`" in flow.message

@@ -8,9 +8,11 @@ under `should_not` gets a warning with a one-click fix that moves it there; judg
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from engine.blueprint.source import YList, YMap
 from engine.checks import opposite
-from engine.lint.context import LintContext, PointRef, PromptRef
+from engine.lint.context import POINT_KEYS, LintContext, PointRef, PromptRef, used_point_key
 from engine.lint.diagnostics import Fix
 from engine.lint.rules.fnpoint import FnPoint, function_point
 
@@ -32,42 +34,88 @@ def _advice(ctx: LintContext, fp: FnPoint, new: str | None) -> str:
 
 
 class _Mover:
-    """Builds the fix that moves a point: rename it, then move it with the form's edit."""
+    """Builds the fix that moves a one-line point from a block `should_not` list to `should`."""
 
     def __init__(self, ctx: LintContext) -> None:
         self.ctx = ctx
         self.made = 0
 
+    def _item_line(self, items: Any, index: int) -> tuple[int, str, str] | None:
+        """(line, its indent, the text after `- `) of a one-line block item, else None."""
+        src = self.ctx.src
+        if not isinstance(items, YList) or items.span is None or src.is_flow(items.span):
+            return None
+        span = self.ctx.item_span(items, index, items.span)
+        text = src.line_text(span.line)
+        indent = text[: len(text) - len(text.lstrip(" "))]
+        if span.end_line != span.line or not text.lstrip(" ").startswith("- "):
+            return None
+        if text[len(indent) + 2 :].lstrip(" ") != text[span.column - 1 :]:
+            return None  # `- - x` or another node before the point: not a plain item
+        return span.line, indent, text[span.column - 1 :]
+
     def fix(self, fp: FnPoint, new: str) -> Fix | None:
         ctx, point = self.ctx, fp.point
+        raw = point.prompt.raw
         if ctx.fmt != "yaml" or point.path is not None or self.made >= MAX_MOVE_FIXES:
             return None
-        from engine.edit import EditError, PointRef, ToggleInverted
-        from engine.edit.points import apply_point_edit
-        from engine.edit.scope import PromptScope
-
-        prompt = point.prompt
-        if ctx.src.is_flow(prompt.span):
-            return None  # a prompt written `{...}`: only the YAML view can move its points
-        self.made += 1
-        text = ctx.src.text
-        last = ctx.extent(prompt.raw, prompt.span)
-        first = ctx.src.offset(prompt.span.line, 1)
-        stop = ctx.src.offset(last.end_line + 1, 1)
-        span = fp.name_span
-        start, end = ctx.src.offset(span.line, span.column), ctx.src.offset(*span[2:4])
-        written = ctx.src.slice(span)
-        name = written.removeprefix("$")
-        if not first <= start < end <= stop or (fp.form != "string" and name != fp.name):
-            return None  # an alias or spelling the rename would not keep: advice only
-        region = text[first:start] + written[: len(written) - len(name)] + new + text[end:stop]
-        scope = PromptScope(region)
-        try:
-            apply_point_edit(scope, ToggleInverted(PointRef(prompt.index, point.index, True)))
-        except (EditError, ValueError, IndexError):
+        items = raw.get("should_not")
+        if not isinstance(items, YList):
             return None
-        moved = text[:first] + scope.text + text[stop:]
-        return _diff_fix(ctx, text, moved, f"Move it to `should` as `${new}`")
+        moved = self._item_line(items, point.index)
+        name = fp.name_span
+        if moved is None or name.line != moved[0] or not isinstance(raw, YMap):
+            return None
+        self.made += 1
+        line, _indent, content = moved
+        written = ctx.src.slice(name)
+        bare = written.removeprefix("$")
+        if fp.form != "string" and bare != fp.name:
+            return None  # an alias or spelling the rename would not keep: advice only
+        start = ctx.src.offset(line, 1)
+        at = name.column - 1 - (len(ctx.src.line_text(line)) - len(content))
+        renamed = (
+            content[:at] + written[: len(written) - len(bare)] + new + content[at + len(written) :]
+        )
+        edits = self._insert(raw, renamed)
+        if edits is None:
+            return None
+        if len(items) == 1:  # the whole `should_not:` entry goes
+            key = ctx.key_span(raw, "should_not", point.span)
+            if key.line == line:
+                return None
+            cut = (ctx.src.offset(key.line, 1), ctx.src.offset(line + 1, 1))
+        else:
+            cut = (start, ctx.src.offset(line + 1, 1))
+        text = ctx.src.text
+        changes = sorted([*edits, (cut[0], cut[1], "")], reverse=True)
+        out = text
+        for begin, end, put in changes:
+            out = out[:begin] + put + out[end:]
+        return _diff_fix(ctx, text, out, f"Move it to `should` as `${new}`")
+
+    def _insert(self, raw: YMap, content: str) -> list[tuple[int, int, str]] | None:
+        """Where and what to write so that `content` becomes the last `should` item."""
+        ctx = self.ctx
+        key = used_point_key(raw) or next((k for k in POINT_KEYS if k in raw), None)
+        if key is None:  # no `should` yet: a new entry right above `should_not:`
+            span = raw.key_spans.get("should_not")
+            if span is None:
+                return None
+            at = ctx.src.offset(span.line, 1)
+            pad = " " * (span.column - 1)
+            return [(at, at, f"{pad}should:\n{pad}  - {content}\n")]
+        target = raw.get(key)
+        if not isinstance(target, YList) or not target:
+            return None
+        last = self._item_line(target, len(target) - 1)
+        if last is None:
+            return None
+        end = ctx.extent(
+            target[-1], ctx.item_span(target, len(target) - 1, target.span or ctx.header_span)
+        )
+        at = ctx.src.offset(end.end_line + 1, 1)
+        return [(at, at, f"{last[1]}- {content}\n")]
 
 
 def _common(limit: int, same: Callable[[int], bool]) -> int:
