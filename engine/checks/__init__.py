@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from engine.checks.jsregex import compile_js_regex, js_regex_error
     from engine.checks.netguard import call_host_refusal
     from engine.checks.outcome import Outcome
-    from engine.checks.registry import CATALOGUE, CheckDef, function_names, lookup
+    from engine.checks.registry import CATALOGUE, CheckDef, function_names, lookup, opposite
     from engine.checks.tools import parse_tool_trace
 
 _HOMES = {
@@ -38,6 +38,7 @@ _HOMES = {
     "CheckDef": "registry",
     "function_names": "registry",
     "lookup": "registry",
+    "opposite": "registry",
     "parse_tool_trace": "tools",
 }
 
@@ -57,6 +58,7 @@ __all__ = [
     "js_regex_error",
     "js_syntax_error",
     "lookup",
+    "opposite",
     "parse_tool_trace",
     "render_reference",
 ]

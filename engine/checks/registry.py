@@ -26,7 +26,7 @@ from engine.checks import factcheck as factcheck_mod
 from engine.checks import jsexpr, patterns, text, tools, typed
 from engine.checks.context import CheckContext
 
-__all__ = ["CATALOGUE", "CheckDef", "base_checks", "function_names", "lookup"]
+__all__ = ["CATALOGUE", "CheckDef", "base_checks", "function_names", "lookup", "opposite"]
 
 CheckFn = Callable[[str, Any, CheckContext], Any]
 ArgCheck = Callable[[Any, bool], "str | None"]
@@ -336,6 +336,20 @@ CATALOGUE: Final[Mapping[str, CheckDef]] = _derive(base_checks())
 def lookup(name: str) -> CheckDef | None:
     """Return the point function registered under `name` (aliases and `not_*` included)."""
     return CATALOGUE.get(name)
+
+
+def opposite(name: str) -> str | None:
+    """The function that scores 1 - score of `name`: `not_x` for `x`, `x` for `not_x`.
+
+    None when there is none (an unknown name, or a function without a `not_` form).
+    """
+    check = lookup(name)
+    if check is None:
+        return None
+    if check.negated:
+        positive = name.removeprefix("not_")
+        return positive if lookup(positive) is not None else None
+    return f"not_{name}" if lookup(f"not_{name}") is not None else None
 
 
 def function_names() -> list[str]:

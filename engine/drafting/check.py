@@ -3,9 +3,10 @@
 Nothing here runs the draft: it is parsed with the blueprint parser (its size, depth and
 alias limits hold), refused when it holds markup, `${...}` placeholders, anchors or points
 that run code or call out (each function's `reaches_out` in the registry: `$call`,
-`$factcheck`, `$js`, `$expr`, a string `where` of `$tool_args_match`), then linted, and every mechanical
-lint fix is applied. A refusal is a `DraftRefused` with a message for the user; it never
-quotes the answer.
+`$factcheck`, `$js`, `$expr`, a string `where` of `$tool_args_match`), then linted. Only the
+lint fixes that cannot change a score are applied; the others (an OR made an AND, a guessed
+name) are listed as suggestions for the user to choose. A refusal is a `DraftRefused` with a
+message for the user; it never quotes the answer.
 """
 
 from __future__ import annotations
@@ -37,11 +38,20 @@ class DraftRefused(EngineError):
 
 @dataclass
 class Draft:
-    """A draft to show: the YAML, what lint fixed, and what lint still says."""
+    """A draft to show: the YAML, what lint fixed, what it suggests, and what it still says."""
 
     text: str
     fixed: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def suggested(self) -> list[str]:
+        """The fixes lint offers but did not apply (they could change a score), one per line."""
+        return [
+            f"line {d.line}: {' or '.join(f.title for f in d.fixes)}"
+            for d in self.diagnostics
+            if d.fixes
+        ]
 
 
 def _yaml_of(answer: str) -> str:
@@ -94,11 +104,11 @@ def _parse(text: str) -> Blueprint:
 
 
 def _fixed(text: str) -> Draft:
-    """Apply lint's mechanical fixes until none is left; keep what lint still reports."""
+    """Apply lint's score-neutral fixes until none is left; keep what lint still reports."""
     fixed: list[str] = []
     for _ in range(_FIX_ROUNDS):
         diagnostics = lint(text)
-        fixable = next((d for d in diagnostics if d.fix is not None), None)
+        fixable = next((d for d in diagnostics if d.fix is not None and d.fix.score_neutral), None)
         if fixable is None or fixable.fix is None:
             return Draft(text, fixed, diagnostics)
         fixed.append(fixable.fix.title)
@@ -108,10 +118,10 @@ def _fixed(text: str) -> Draft:
 
 def _usable(draft: Draft) -> Draft:
     _parse(draft.text)  # a fix must not make it unusable
-    errors = [d for d in draft.diagnostics if d.severity == "error"]
+    errors = [d for d in draft.diagnostics if d.severity == "error" and not d.fixes]
     if errors:
         raise DraftRefused(
-            f"The model's draft has {len(errors)} error(s) lint cannot fix (the first, line "
+            f"The model's draft has {len(errors)} error(s) lint has no fix for (the first, line "
             f"{errors[0].line}: {errors[0].code}). Nothing was inserted; try again."
         )
     return draft

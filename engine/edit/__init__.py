@@ -7,6 +7,7 @@ describes what the studio's form shows and what only the YAML view can change.
 
 from engine.edit.apply import Applied, apply, apply_edit
 from engine.edit.edits import (
+    AddAlternative,
     AddPoint,
     AddPrompt,
     DeletePoint,
@@ -33,6 +34,7 @@ from engine.edit.nodes import EditError
 from engine.edit.session import EditSession
 
 __all__ = [
+    "AddAlternative",
     "AddPoint",
     "AddPrompt",
     "Applied",

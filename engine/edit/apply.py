@@ -14,6 +14,7 @@ from yaml.nodes import MappingNode
 
 from engine.edit import render
 from engine.edit.edits import (
+    AddAlternative,
     AddPoint,
     AddPrompt,
     DeletePrompt,
@@ -89,7 +90,7 @@ def apply_edit(text: str, edit: Edit, layout: Layout | None) -> Applied:
 
 
 def _prompt_of(edit: PointEdit) -> int:
-    if isinstance(edit, AddPoint | GroupPoints):
+    if isinstance(edit, AddPoint | AddAlternative | GroupPoints):
         return edit.prompt
     return edit.ref.prompt
 

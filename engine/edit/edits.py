@@ -205,7 +205,12 @@ class ToggleInverted:
 
 @dataclass(frozen=True, slots=True)
 class GroupPoints:
-    """Make one "any one of these" block of several points, where the first of them was."""
+    """Make several points the alternatives of an "any one of these" block.
+
+    Each point becomes its own alternative (a nested list of one point), all placed where the
+    first of them was; a picked alternative stays as it is. Weval scores the block as its best
+    alternative, so an answer that meets any one of the points gets the block's full score.
+    """
 
     prompt: int
     indices: tuple[int, ...]
@@ -213,8 +218,23 @@ class GroupPoints:
 
 
 @dataclass(frozen=True, slots=True)
+class AddAlternative:
+    """Add an alternative (a new path of one point) to the list's "any one of these" block.
+
+    It goes right after the list's last path (at the end when there is none yet).
+    """
+
+    prompt: int
+    point: PointSpec
+    inverted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class MoveIntoBlock:
-    """Move a point (not in a block) into block `block` of the same list, at its end."""
+    """Move a point (not in a block) into alternative `block` of the same list, at its end.
+
+    The point joins that alternative: both are then needed for it (their scores averaged).
+    """
 
     ref: PointRef
     block: int
@@ -229,6 +249,7 @@ class MoveOutOfBlock:
 
 PointEdit = (
     AddPoint
+    | AddAlternative
     | DuplicatePoint
     | EditPoint
     | SetPointWeight

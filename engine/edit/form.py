@@ -25,6 +25,7 @@ from engine.lint import Diagnostic
 from engine.lint.diagnostics import line_offsets
 
 __all__ = [
+    "AlternativeView",
     "BlockView",
     "FieldView",
     "HeaderView",
@@ -96,15 +97,35 @@ class PointView:
 
 
 @dataclass(frozen=True, slots=True)
-class BlockView:
-    """An "any one of these" block (alternative path) and what it does to the score."""
+class AlternativeView:
+    """One alternative of a block: a path (nested list) whose points are all needed."""
 
     index: int
-    inverted: bool
+    """The path's item number in its list (0-based)."""
     points: tuple[PointView, ...]
+    lines: Lines | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BlockView:
+    """An "any one of these" block: every path of a list, each one alternative.
+
+    Weval scores the block as its best alternative; an alternative's points are averaged.
+    """
+
+    index: int
+    """The item number of its first path."""
+    inverted: bool
+    alternatives: tuple[AlternativeView, ...]
     effect: str
     lines: Lines | None
     diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def points(self) -> tuple[PointView, ...]:
+        """The points of every alternative, in order."""
+        return tuple(p for alt in self.alternatives for p in alt.points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +159,8 @@ class HeaderView:
 
 
 BLOCK_EFFECT = (
-    "Any one of these is enough: the block scores as its best point (or best group of "
-    "points), and counts as one item beside the required points."
+    "Any one alternative is enough: the block scores as its best alternative, and the points "
+    "inside one alternative are all needed (their scores are averaged)."
 )
 
 
@@ -238,6 +259,7 @@ def _points(
     if not isinstance(items, list):
         return []
     out: list[PointView | BlockView] = []
+    alternatives: list[AlternativeView] = []
     for i, item in enumerate(items):
         lines = _lines(items, i, shift)
         if isinstance(item, list):
@@ -245,9 +267,16 @@ def _points(
                 _point(PointRef(prompt, i, inverted, j), sub, _lines(item, j, shift), in_block=True)
                 for j, sub in enumerate(item)
             )
-            out.append(BlockView(i, inverted, points, BLOCK_EFFECT, lines))
+            if not alternatives:  # the block stands where its first path is written
+                out.append(BlockView(i, inverted, (), BLOCK_EFFECT, lines))
+            alternatives.append(AlternativeView(i, points, lines))
         else:
             out.append(_point(PointRef(prompt, i, inverted), item, lines, in_block=False))
+    if alternatives:
+        at, block = next((k, v) for k, v in enumerate(out) if isinstance(v, BlockView))
+        first, last = alternatives[0].lines, alternatives[-1].lines
+        span = (first[0], last[1]) if first is not None and last is not None else first
+        out[at] = replace(block, alternatives=tuple(alternatives), lines=span)
     return out
 
 
@@ -261,15 +290,23 @@ def _attach(views: list[Any], diagnostics: list[Diagnostic]) -> tuple[list[Any],
     out = []
     for view in views:
         if isinstance(view, BlockView):
-            own = [d for d in left if d.code in _BLOCK_CODES and _inside(d, view.lines)]
-            points, left = _attach(list(view.points), [d for d in left if d not in own])
-            mine = own + [d for d in left if _inside(d, view.lines)]
-            effect = next(
-                (d.message for d in own),
-                view.effect,
-            )
-            view = BlockView(
-                view.index, view.inverted, tuple(points), effect, view.lines, tuple(mine)
+            own = [
+                d
+                for d in left
+                if d.code in _BLOCK_CODES and any(_inside(d, a.lines) for a in view.alternatives)
+            ]
+            left = [d for d in left if d not in own]
+            alternatives = []
+            for alt in view.alternatives:
+                points, left = _attach(list(alt.points), left)
+                rest = [d for d in left if _inside(d, alt.lines)]
+                left = [d for d in left if d not in rest]
+                alternatives.append(replace(alt, points=tuple(points), diagnostics=tuple(rest)))
+            mine = own
+            said = [d.message for d in own if d.code != "single-element-path"]
+            effect = " ".join([BLOCK_EFFECT, *said[:1]])
+            view = replace(
+                view, alternatives=tuple(alternatives), effect=effect, diagnostics=tuple(own)
             )
         else:
             mine = [d for d in left if _inside(d, view.lines)]

@@ -12,6 +12,7 @@ from typing import Any
 from yaml.nodes import MappingNode, SequenceNode
 
 from engine.edit.edits import (
+    AddAlternative,
     AddPoint,
     DeletePoint,
     DuplicatePoint,
@@ -34,6 +35,8 @@ from engine.edit.primitives import (
     set_key,
 )
 from engine.edit.scope import PromptScope
+from engine.lint.ignore import IGNORE_MARK
+from engine.lint.rules.points import KEEP_COMMENT
 
 __all__ = ["apply_point_edit"]
 
@@ -144,19 +147,59 @@ def _weight(scope: PromptScope, ref: PointRef, weight: float | None) -> None:
     raise EditError("This point is written in a way the form cannot weigh; edit it in YAML.")
 
 
+def _mark_alternatives(scope: PromptScope, key: str, indices: list[int]) -> None:
+    """Write `# lint: ignore[single-element-path]` on the one-point paths at `indices`.
+
+    The form builds them as alternatives on purpose: the comment says so to the linter (and to
+    a reader of the YAML). A path written over several lines, or in a flow list with more on
+    its line, is left as it is.
+    """
+    for i in sorted(set(indices), reverse=True):
+        seq = _seq(scope, key)
+        path = seq.value[i] if 0 <= i < len(seq.value) else None
+        if not isinstance(path, SequenceNode) or len(path.value) != 1:
+            continue
+        inner = path.value[0]
+        text = scope.text
+        if "\n" in text[inner.start_mark.index : inner.end_mark.index].strip():
+            continue
+        start = text.rfind("\n", 0, inner.start_mark.index) + 1
+        end = len(text) if (nl := text.find("\n", inner.start_mark.index)) < 0 else nl
+        if end > start and text[end - 1] == "\r":
+            end -= 1
+        line = text[start:end]
+        after = text[max(inner.end_mark.index, path.end_mark.index) : end]
+        if IGNORE_MARK in line or (after.strip() and not after.strip().startswith("#")):
+            continue
+        scope.text = text[:end] + "  " + KEEP_COMMENT + text[end:]
+
+
 def _group(scope: PromptScope, edit: GroupPoints) -> None:
     key, items = _items(scope, edit.inverted)
     picked = sorted(set(edit.indices))
     if len(picked) < 2 or picked[0] < 0 or picked[-1] >= len(items):
         raise EditError("Pick at least two points of the same list to group them.")
-    block: list[Any] = []
-    for i in picked:
-        item = items[i]
-        block.extend(item if isinstance(item, list) else [_into_block(item)])
+    paths = [items[i] if isinstance(items[i], list) else [_into_block(items[i])] for i in picked]
     for i in reversed(picked[1:]):
         seq = _seq(scope, key)
         scope.text = delete_item(scope.text, seq, i)
-    scope.step(lambda t, _n: replace_item(t, _seq(scope, key), picked[0], block))
+    scope.step(lambda t, _n: replace_item(t, _seq(scope, key), picked[0], paths[0]))
+    for offset, path in enumerate(paths[1:], start=1):
+        scope.text = insert_item(scope.text, _seq(scope, key), picked[0] + offset, path)
+    _mark_alternatives(scope, key, list(range(picked[0], picked[0] + len(paths))))
+
+
+def _add_alternative(scope: PromptScope, edit: AddAlternative) -> None:
+    key, items = _items(scope, edit.inverted)
+    path = [edit.point.to_yaml(in_block=True)]
+    last = max((i for i, item in enumerate(items) if isinstance(item, list)), default=None)
+    if last is None:
+        _append(scope, edit.inverted, path)
+        at = len(items)
+    else:
+        at = last + 1
+        scope.step(lambda t, _n: insert_item(t, _seq(scope, key), at, path))
+    _mark_alternatives(scope, key, [at])
 
 
 def _move_into(scope: PromptScope, edit: MoveIntoBlock) -> None:
@@ -229,6 +272,8 @@ def apply_point_edit(scope: PromptScope, edit: PointEdit) -> None:
         _toggle(scope, edit.ref)
     elif isinstance(edit, GroupPoints):
         _group(scope, edit)
+    elif isinstance(edit, AddAlternative):
+        _add_alternative(scope, edit)
     elif isinstance(edit, MoveIntoBlock):
         _move_into(scope, edit)
     else:

@@ -167,9 +167,5 @@ class EditSession:
             self.full_lints += 1
             return self._lint(text)
         above = [d for d in before.diagnostics if d.line < old_from]
-        below = [
-            d.model_copy(update={"line": d.line + delta, "end_line": d.end_line + delta})
-            for d in before.diagnostics
-            if d.line > old_to
-        ]
+        below = [d.moved(delta) for d in before.diagnostics if d.line > old_to]
         return [*above, *inside, *below]

@@ -97,8 +97,23 @@ class LintContext:
         *,
         fix: tuple[str, str] | None = None,
         severity: Severity | None = None,
+        neutral: bool = False,
+        alternatives: tuple[Fix, ...] = (),
+        fix_span: tuple[int, int, int, int] | None = None,
     ) -> None:
-        """Report a diagnostic; `fix` is (title, replacement) for the span's exact range."""
+        """Report a diagnostic.
+
+        Args:
+            code: Its code (in `CODES`).
+            span: The range of text it covers.
+            message: What is wrong, in plain words.
+            fix: (title, replacement) for the span's exact range.
+            severity: Instead of the code's own severity.
+            neutral: The fix cannot change a score (`Fix.score_neutral`).
+            alternatives: Other fixes of the same range.
+            fix_span: The range the fix replaces, when it is not `span`.
+        """
+        yaml = self.fmt == "yaml"
         self.diagnostics.append(
             Diagnostic(
                 line=span.line,
@@ -108,9 +123,10 @@ class LintContext:
                 severity=severity or CODES[code].severity,
                 code=code,
                 message=message,
-                fix=Fix(title=fix[0], replacement=fix[1])
-                if fix is not None and self.fmt == "yaml"
+                fix=Fix(title=fix[0], replacement=fix[1], score_neutral=neutral, span=fix_span)
+                if fix is not None and yaml
                 else None,
+                alternatives=alternatives if yaml else (),
             )
         )
 

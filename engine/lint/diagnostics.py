@@ -147,6 +147,14 @@ class Fix(Record):
     """What the fix does, in plain words."""
     replacement: str
     """The text that replaces the diagnostic's range."""
+    score_neutral: bool = False
+    """True when applying it cannot change a score: it adds what scoring ignores (an id, a
+    `# lint: ignore` comment) or rewrites what is written in the one form Weval reads (a
+    number written as text, a misspelt points key). False when it chooses a meaning (an OR
+    made an AND, a value clamped, a closest name guessed): such a fix is only suggested."""
+    span: tuple[int, int, int, int] | None = None
+    """(line, column, end_line, end_column) of the text it replaces, when that is not the
+    diagnostic's own range (a point moved from one list to another)."""
 
 
 @_frozen
@@ -173,11 +181,38 @@ class Diagnostic(Record):
     """What is wrong, what it does to the score, what to write."""
     fix: Fix | None = None
     """A mechanical fix, when there is one."""
+    alternatives: tuple[Fix, ...] = ()
+    """Other fixes of the same range, for a problem with more than one reading."""
 
     def __post_init__(self) -> None:
         if self.code not in CODES and self.code not in RUN_CODES:
             error = f"unknown diagnostic code {self.code!r}"
             raise _invalid("Diagnostic", "code", self.code, "value_error", error)
+
+    @property
+    def fixes(self) -> tuple[Fix, ...]:
+        """Every fix offered: the `fix` first, then the `alternatives`."""
+        return ((self.fix,) if self.fix is not None else ()) + self.alternatives
+
+    def moved(self, lines: int) -> Diagnostic:
+        """This diagnostic (and its fixes' own ranges) `lines` lines further down."""
+
+        def fix(f: Fix) -> Fix:
+            if f.span is None:
+                return f
+            line, column, end_line, end_column = f.span
+            return f.model_copy(
+                update={"span": (line + lines, column, end_line + lines, end_column)}
+            )
+
+        return self.model_copy(
+            update={
+                "line": self.line + lines,
+                "end_line": self.end_line + lines,
+                "fix": None if self.fix is None else fix(self.fix),
+                "alternatives": tuple(fix(f) for f in self.alternatives),
+            }
+        )
 
     def sort_key(self) -> tuple[int, int, int, int, int, str]:
         """Order by position, then errors before warnings before infos, then code."""
@@ -208,15 +243,29 @@ def _offset(starts: list[int], text: str, line: int, column: int) -> int:
     return min(base + max(column - 1, 0), limit)
 
 
-def apply_fix(text: str, diagnostic: Diagnostic) -> str:
-    """Return `text` with the diagnostic's fix applied (its range replaced by the replacement).
+def apply_fix(text: str, diagnostic: Diagnostic, fix: Fix | None = None) -> str:
+    """Return `text` with a fix applied (its range replaced by its replacement).
+
+    The range is the fix's own `span` when it has one, else the diagnostic's.
+
+    Args:
+        text: The text the diagnostic was found in.
+        diagnostic: The diagnostic whose range is replaced.
+        fix: One of the diagnostic's `alternatives`; by default its `fix`.
 
     Raises:
         ValueError: The diagnostic has no fix.
     """
-    if diagnostic.fix is None:
+    fix = fix or diagnostic.fix
+    if fix is None:
         raise ValueError(f"The diagnostic {diagnostic.code} has no fix.")
     starts = line_offsets(text)
-    start = _offset(starts, text, diagnostic.line, diagnostic.column)
-    end = _offset(starts, text, diagnostic.end_line, diagnostic.end_column)
-    return text[:start] + diagnostic.fix.replacement + text[max(start, end) :]
+    line, column, end_line, end_column = fix.span or (
+        diagnostic.line,
+        diagnostic.column,
+        diagnostic.end_line,
+        diagnostic.end_column,
+    )
+    start = _offset(starts, text, line, column)
+    end = _offset(starts, text, end_line, end_column)
+    return text[:start] + fix.replacement + text[max(start, end) :]

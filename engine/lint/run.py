@@ -11,7 +11,8 @@ from engine.blueprint.source import Span
 from engine.blueprint.text import bounded_message, excerpt
 from engine.errors import BlueprintError
 from engine.lint.context import LintContext
-from engine.lint.diagnostics import Diagnostic
+from engine.lint.diagnostics import Diagnostic, Fix
+from engine.lint.ignore import without_ignored
 from engine.lint.load import load_documents
 from engine.lint.parser_pass import run_parser
 from engine.lint.rules import RULES
@@ -99,6 +100,7 @@ def _finish(ctx: LintContext, bom: bool) -> list[Diagnostic]:
     for d in found:
         unique.setdefault((*d.sort_key(), d.message), d)
     out = [_bounded(unique[key]) for key in sorted(unique)]
+    out = without_ignored(ctx.src, out)
     if bom:
         out = [_shift(d) for d in out]
     return out
@@ -110,8 +112,20 @@ def _bounded(d: Diagnostic) -> Diagnostic:
     return d if message is d.message else d.model_copy(update={"message": message})
 
 
+def _shift_fix(f: Fix | None) -> Fix | None:
+    if f is None or f.span is None or 1 not in (f.span[0], f.span[2]):
+        return f
+    line, column, end_line, end_column = f.span
+    span = (line, column + (line == 1), end_line, end_column + (end_line == 1))
+    return f.model_copy(update={"span": span})
+
+
 def _shift(d: Diagnostic) -> Diagnostic:
     """Move positions on line 1 one column right, past a byte-order mark."""
+    if any(f.span is not None for f in d.fixes):
+        fix = _shift_fix(d.fix)
+        moved = tuple(_shift_fix(f) or f for f in d.alternatives)
+        d = d.model_copy(update={"fix": fix, "alternatives": moved})
     if d.line != 1 and d.end_line != 1:
         return d
     return d.model_copy(

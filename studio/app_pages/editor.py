@@ -10,7 +10,7 @@ from engine.blueprint import Blueprint
 from engine.blueprint.inputs import user_settings
 from engine.blueprint.title import title_of
 from engine.errors import InputError
-from engine.lint import Diagnostic, apply_fix
+from engine.lint import Diagnostic, Fix, apply_fix
 from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.drafting_panel import drafting_panel
@@ -128,11 +128,11 @@ def _file_opener() -> None:
     )
 
 
-def _apply(diagnostic: Diagnostic) -> None:
+def _apply(diagnostic: Diagnostic, chosen: Fix | None = None) -> None:
     text = state.get_text() or ""
-    state.set_text(apply_fix(text, diagnostic))
+    state.set_text(apply_fix(text, diagnostic, chosen))
     _autosave(state.get_text() or "")
-    title = diagnostic.fix.title if diagnostic.fix else "fix"
+    title = (chosen or diagnostic.fix or Fix(title="fix", replacement="")).title
     state.set_notice("success", f"Applied: {title} (line {diagnostic.line}).")
 
 
@@ -319,12 +319,12 @@ def _problems(diagnostics: Sequence[Diagnostic]) -> None:
                     f"line {d.line}, column {d.column}"
                 )
                 st.markdown(safe_markdown(d.message))
-                if d.fix is not None:
+                for n, offered in enumerate(d.fixes):
                     st.button(
-                        f"Apply fix: {safe_markdown(d.fix.title)}",
-                        key=f"fix-{i}-{d.line}-{d.column}-{d.code}",
+                        f"Apply fix: {safe_markdown(offered.title)}",
+                        key=f"fix-{i}-{d.line}-{d.column}-{d.code}-{n}",
                         on_click=_apply,
-                        args=(d,),
+                        args=(d, offered),
                         icon=":material/auto_fix_high:",
                     )
         if len(diagnostics) > MAX_LISTED:

@@ -63,7 +63,12 @@ def _ask_goal() -> None:
     except DraftRefused as exc:
         st.session_state[RESULT_KEY] = {"error": str(exc)}
         return
-    st.session_state[RESULT_KEY] = {"kind": "goal", "text": draft.text, "fixed": draft.fixed}
+    st.session_state[RESULT_KEY] = {
+        "kind": "goal",
+        "text": draft.text,
+        "fixed": draft.fixed,
+        "suggested": draft.suggested,
+    }
 
 
 def _ask_points(blueprint: Blueprint) -> None:
@@ -83,6 +88,7 @@ def _ask_points(blueprint: Blueprint) -> None:
         "kind": "points",
         "text": draft.text,
         "fixed": draft.fixed,
+        "suggested": draft.suggested,
         "prompt": index,
         "prompt_id": prompt.id,
     }
@@ -124,6 +130,11 @@ def _result() -> None:
     st.code(str(result["text"]), language="yaml")
     for fix in result.get("fixed") or []:
         st.caption("Fixed: " + safe_markdown(str(fix)))
+    for suggestion in result.get("suggested") or []:
+        st.caption(
+            "Suggested, not applied (it could change a score; the editor offers it): "
+            + safe_markdown(str(suggestion))
+        )
     cols = st.columns(2)
     label = (
         "Replace the editor's text with this draft"

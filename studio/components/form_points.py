@@ -13,8 +13,9 @@ from typing import Any
 import streamlit as st
 import yaml
 
-from engine.checks.registry import function_names, lookup
+from engine.checks.registry import function_names, lookup, opposite
 from engine.edit import (
+    AddAlternative,
     AddPoint,
     DeletePoint,
     DuplicatePoint,
@@ -219,10 +220,10 @@ def _actions(point: PointView, key: str, blocks: list[int]) -> None:
         targets = [b for b in blocks if b != ref.index]
         if targets:
             cols[4].selectbox(
-                "Move into block",
+                "Move into an alternative",
                 [None, *targets],
                 key=f"{PREFIX}{key}:into",
-                format_func=lambda b: "—" if b is None else f"block at item {b + 1}",
+                format_func=lambda b: "—" if b is None else f"alternative at item {b + 1}",
                 on_change=do,
                 args=(lambda: _into(ref, key),),
             )
@@ -257,41 +258,97 @@ def _key(ref: PointRef) -> str:
     return f"p{ref.prompt}:{'not' if ref.inverted else 'should'}:{ref.index}{sub}"
 
 
+def _block(view: PromptView, block: BlockView, inverted: bool, blocks: list[int]) -> None:
+    """An "any one of these" block: its alternatives, each with the points it needs."""
+    count = len(block.alternatives)
+    st.markdown(
+        f"**Any one of these** · {count} alternative{'s' if count != 1 else ''}",
+        help="Weval's alternative paths: each alternative is one nested list in the YAML.",
+    )
+    st.caption(safe_markdown(block.effect))
+    for n, alt in enumerate(block.alternatives, start=1):
+        with st.container(border=True):
+            needed = len(alt.points)
+            st.markdown(
+                f"**Alternative {n}**"
+                + (f" · all {needed} points needed" if needed > 1 else " · one point")
+            )
+            for point in alt.points:
+                with st.container(border=True):
+                    _point(point, _key(point.ref), blocks=blocks)
+            st.button(
+                "Add a point to this alternative",
+                key=f"{PREFIX}p{view.index}:{inverted}:addin:{alt.index}",
+                on_click=do,
+                args=(
+                    lambda b=alt.index: AddPoint(
+                        view.index, PointSpec(text="New point"), inverted, b
+                    ),
+                ),
+                help="The new point is needed together with this alternative's other points.",
+            )
+            show_diagnostics(alt.diagnostics, f"alt:{view.index}:{inverted}:{alt.index}")
+    st.button(
+        "Add an alternative",
+        key=f"{PREFIX}p{view.index}:{inverted}:addalt",
+        on_click=do,
+        args=(lambda: AddAlternative(view.index, PointSpec(text="New point"), inverted),),
+        icon=":material/add:",
+        help="Another way to meet this block: any one alternative is enough.",
+    )
+    show_diagnostics(
+        [d for d in block.diagnostics if d.code not in ("or-block-with-required",)],
+        f"block:{view.index}:{inverted}:{block.index}",
+    )
+
+
+def _invert_button(point: PointView, inverted: bool) -> None:
+    """“Move to should not”: a check is written as its `$not_` form, staying under `should`."""
+    turned = opposite(point.fn) if point.kind == "function" and point.fn else None
+    if not inverted and turned is not None:
+        spec = PointSpec(
+            fn=turned,
+            args=point.args,
+            has_args=point.has_args,
+            weight=point.weight,
+            citation=point.citation,
+        )
+        st.button(
+            "Move to “should not”",
+            key=f"{PREFIX}{_key(point.ref)}:invert",
+            on_click=do,
+            args=(lambda r=point.ref, s=spec: EditPoint(r, s),),
+            help=f"Written as `${turned}` under `should`: Weval's way to say “should not” "
+            "for a check (it scores 1 − the check).",
+        )
+        return
+    st.button(
+        "Move to “should not”" if not inverted else "Move to “should”",
+        key=f"{PREFIX}{_key(point.ref)}:invert",
+        on_click=do,
+        args=(lambda r=point.ref: ToggleInverted(r),),
+    )
+
+
 def _list(view: PromptView, inverted: bool) -> None:
     items = view.should_not if inverted else view.should
-    blocks = [item.index for item in items if isinstance(item, BlockView)]
+    blocks = [a.index for item in items if isinstance(item, BlockView) for a in item.alternatives]
     for item in items:
         with st.container(border=True):
             if isinstance(item, BlockView):
-                st.markdown(f"**Any one of these** (block at item {item.index + 1})")
-                st.caption(safe_markdown(item.effect))
-                for point in item.points:
-                    with st.container(border=True):
-                        _point(point, _key(point.ref), blocks=blocks)
-                st.button(
-                    "Add a point to this block",
-                    key=f"{PREFIX}p{view.index}:{inverted}:addin:{item.index}",
-                    on_click=do,
-                    args=(
-                        lambda b=item.index: AddPoint(
-                            view.index, PointSpec(text="New point"), inverted, b
-                        ),
-                    ),
-                )
-                show_diagnostics(
-                    [d for d in item.diagnostics if d.code not in ("or-block-with-required",)],
-                    f"block:{view.index}:{inverted}:{item.index}",
-                )
+                _block(view, item, inverted, blocks)
             else:
                 label = "should not" if inverted else "should"
                 st.caption(f"Item {item.ref.index + 1} · the answer {label} meet this")
                 _point(item, _key(item.ref), blocks=blocks)
-                st.button(
-                    "Move to “should not”" if not inverted else "Move to “should”",
-                    key=f"{PREFIX}{_key(item.ref)}:invert",
-                    on_click=do,
-                    args=(lambda r=item.ref: ToggleInverted(r),),
-                )
+                _invert_button(item, inverted)
+
+
+def _add_check(prompt: int, inverted: bool) -> AddPoint:
+    """A new check; under “should not” it is the `$not_` form, added to `should`."""
+    if inverted:
+        return AddPoint(prompt, PointSpec(fn="not_icontains", args="word"), False)
+    return AddPoint(prompt, PointSpec(fn="icontains", args="word"), False)
 
 
 def points_section(view: PromptView) -> None:
@@ -299,6 +356,11 @@ def points_section(view: PromptView) -> None:
     p = view.index
     for inverted, title in ((False, "The answer should"), (True, "The answer should not")):
         st.markdown(f"**{title}**")
+        if inverted:
+            st.caption(
+                "A check added here is written as its `$not_` form under `should`, as Weval "
+                "recommends; points in words stay here, under `should_not`."
+            )
         _list(view, inverted)
         cols = st.columns(3)
         cols[0].button(
@@ -312,7 +374,7 @@ def points_section(view: PromptView) -> None:
             "Add a check",
             key=f"{PREFIX}p{p}:{inverted}:add-fn",
             on_click=do,
-            args=(lambda inv=inverted: AddPoint(p, PointSpec(fn="icontains", args="word"), inv),),
+            args=(lambda inv=inverted: _add_check(p, inv),),
             icon=":material/functions:",
         )
         cols[2].button(
@@ -320,5 +382,6 @@ def points_section(view: PromptView) -> None:
             key=f"{PREFIX}p{p}:{inverted}:group",
             on_click=do,
             args=(lambda inv=inverted: _group(view, inv),),
-            help="Group the points ticked “Select to group” into one “any one of these” block.",
+            help="Make the points ticked “Select to group” the alternatives of one “any one of "
+            "these” block: an answer that meets any one of them gets the block's full score.",
         )

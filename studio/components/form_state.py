@@ -15,7 +15,7 @@ import streamlit as st
 
 from engine.edit import Edit, EditError
 from engine.edit.session import EditSession
-from engine.lint import Diagnostic, apply_fix
+from engine.lint import Diagnostic, Fix, apply_fix
 from studio import services, state
 from studio.components import form_sync
 from studio.textsafe import safe_markdown
@@ -164,16 +164,16 @@ def undo() -> None:
         state.set_notice("info", "Undid the last change.")
 
 
-def fix(diagnostic: Diagnostic) -> None:
-    """Widget callback: apply a lint fix as one undoable change."""
+def fix(diagnostic: Diagnostic, chosen: Fix | None = None) -> None:
+    """Widget callback: apply a lint fix (by default the diagnostic's first) as one change."""
     if follow_store():
         state.set_notice("warning", form_sync.CHANGED_ELSEWHERE)
         return
     current = session()
-    new = apply_fix(current.text, diagnostic)
+    new = apply_fix(current.text, diagnostic, chosen)
     current.set_text(new)
     on_change(new)
-    title = diagnostic.fix.title if diagnostic.fix else "fix"
+    title = (chosen or diagnostic.fix or Fix(title="fix", replacement="")).title
     state.set_notice("success", f"Applied: {title} (line {diagnostic.line}).")
 
 
@@ -181,11 +181,11 @@ def show_diagnostics(diagnostics: Sequence[Diagnostic], key: str) -> None:
     """Show the lint's diagnostics for one field, with their one-click fixes."""
     for i, d in enumerate(diagnostics):
         _BOXES[d.severity](safe_markdown(d.message))
-        if d.fix is not None:
+        for n, offered in enumerate(d.fixes):
             st.button(
-                f"Apply fix: {safe_markdown(d.fix.title)}",
-                key=f"{PREFIX}fix:{key}:{i}:{d.line}:{d.column}:{d.code}",
+                f"Apply fix: {safe_markdown(offered.title)}",
+                key=f"{PREFIX}fix:{key}:{i}:{d.line}:{d.column}:{d.code}:{n}",
                 on_click=fix,
-                args=(d,),
+                args=(d, offered),
                 icon=":material/auto_fix_high:",
             )

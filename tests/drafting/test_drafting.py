@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.blueprint import parse_blueprint
 from engine.drafting import DraftRefused, draft_from_goal, read_draft, read_points, suggest_points
 from engine.store import open_store
 from tests.fakes.scripted import answer_as
@@ -117,3 +118,27 @@ def test_accepted_points_are_added_to_the_prompt_and_nothing_else_changes():
         ("Says Lyon.", None, True),
     ]
     assert parse_blueprint(new).prompts[0].points == []
+
+
+def test_a_drafted_or_is_kept_and_its_fixes_are_only_suggested():
+    # two one-point paths: an OR the model may have meant; flattening it would make an AND
+    answer = (
+        "- id: caps\n  prompt: Name the capital of Nigeria, or its largest city.\n  should:\n"
+        "    - - $icontains: abuja\n    - - $icontains: lagos\n"
+    )
+    draft = read_draft(answer)
+    assert [p.path for p in parse_blueprint(draft.text).prompts[0].points] == [0, 1]
+    assert draft.fixed == []
+    assert len(draft.suggested) == 2
+    assert all(
+        "Make it a required point" in s and "Keep as alternatives" in s for s in draft.suggested
+    )
+
+
+def test_only_fixes_that_cannot_change_a_score_are_applied():
+    # a missing id (scoring ignores it) is added; the closest name to a misspelt function
+    # is a guess (`$contains`? `$icontains`?), left for the user to choose
+    draft = read_draft("- prompt: Say hi\n  should:\n    - $contians: hi\n")
+    assert draft.fixed == ["Add `id: say-hi`"]
+    assert "$contians: hi" in draft.text
+    assert draft.suggested == ["line 4: Use `$contains`"]

@@ -237,7 +237,7 @@ CASES: list[tuple[str, Edit, Change, tuple[int, int]]] = [
         "group into a block",
         GroupPoints(0, (0, 1)),
         lambda w: _p(w, 0)["points"].__setitem__(
-            slice(0, 2), [[text_point("Mentions Paris"), fn_point("icontains", "paris")]]
+            slice(0, 2), [[text_point("Mentions Paris")], [fn_point("icontains", "paris")]]
         ),
         (11, 12),
     ),

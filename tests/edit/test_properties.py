@@ -106,10 +106,10 @@ def edits(draw: st.DrawFn, model: list[dict[str, Any]]) -> tuple[Edit, Any]:
 
         def group(m: list[dict[str, Any]]) -> None:
             items = m[p]["points"]
-            block = [items[i] for i in picked]
-            for i in reversed(picked[1:]):
+            paths = [[items[i]] for i in picked]  # one alternative per point
+            for i in reversed(picked):
                 items.pop(i)
-            items[picked[0]] = block
+            items[picked[0] : picked[0]] = paths
 
         return GroupPoints(p, picked), group
     if kind == "into":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from engine.blueprint import parse_blueprint
 from engine.lint import CODES, Diagnostic, Fix, apply_fix, lint
 from engine.settings import Settings
 from tests.lint.helpers import codes, find, lint_strict, span
@@ -30,6 +31,11 @@ def test_or_block_info_only_when_a_real_path_sits_beside_required_points():
     assert "or-block-with-required" not in codes(text)  # the warnings already explain it
     (info,) = find(P + "  should:\n    - A\n    - - B\n      - C\n", "or-block-with-required")
     assert "ONE item" in info.message and "half" in info.message
+    # one-point paths kept as alternatives on purpose: the warnings are silenced, the info says
+    marked = text.replace("B\n", "B  # lint: ignore[single-element-path]\n").replace(
+        "C\n", "C  # lint: ignore[single-element-path]\n"
+    )
+    assert codes(marked) == ["or-block-with-required"]
 
 
 def test_parser_errors_are_not_repeated_when_a_rule_explains_them():
@@ -136,7 +142,29 @@ def test_should_not_offers_the_not_form_or_a_rephrasing():
     (d,) = find(P + "  should_not:\n    - $not_contains: sorry\n", "should-not")
     assert "double negative" in d.message and "`$contains: sorry`" in d.message
     (d,) = find(P + "  should_not:\n    - Gives a dosage.\n", "should-not")
-    assert "Rephrase" in d.message
+    assert "no `$not_` form" in d.message and "good answer does" in d.message
+
+
+def test_should_not_text_is_noted_once_per_list_and_functions_move_to_should():
+    text = (
+        P + "  should:\n    - Is kind.\n  should_not:\n    - $icontains: sorry\n"
+        "    - Gives a dosage.\n    - Is rude.\n"
+    )
+    found = find(text, "should-not")
+    notes = [d for d in found if d.severity == "info"]
+    assert len(notes) == 1 and "these 2 judged points" in notes[0].message
+    (moved,) = [d for d in found if d.severity == "warning"]
+    assert moved.fix is not None and moved.fix.score_neutral  # 1 - s either way
+    fixed = apply_fix(text, moved)
+    assert "- $not_icontains: sorry" in fixed.split("should_not:")[0]
+    after = parse_blueprint(fixed).prompts[0].points
+    assert [(p.text or f"${p.fn}", p.inverted) for p in after] == [
+        ("Is kind.", False),
+        ("$not_icontains", False),
+        ("Gives a dosage.", True),
+        ("Is rude.", True),
+    ]
+    assert [d.severity for d in find(fixed, "should-not")] == ["info"]
 
 
 def test_inline_i_on_a_negated_match_becomes_the_negated_caseless_function():
@@ -267,3 +295,74 @@ def test_an_alias_to_an_anchor_never_written_is_still_reported_after_a_recovery(
     found = [(d.line, d.message) for d in lint(text) if d.code == "yaml-syntax"]
     assert [line for line, _ in found] == [7, 12], found
     assert "not defined above it" in found[1][1]
+
+
+OR = P + "  should:\n    - - $icontains: abuja\n    - - $icontains: lagos\n"
+
+
+def test_an_ignore_comment_silences_its_codes_on_its_line_only():
+    one = OR.replace("abuja\n", "abuja  # lint: ignore[single-element-path]\n")
+    (left,) = find(one, "single-element-path")
+    assert left.line == 5  # the other path, on the next line, still warns
+    both = one.replace(
+        "lagos\n", "lagos  # note  # lint: ignore[missing-id, single-element-path]\n"
+    )
+    assert "single-element-path" not in codes(both)
+    # another code in the comment does not silence this one
+    other = OR.replace("abuja\n", "abuja  # lint: ignore[missing-id]\n")
+    assert [d.line for d in find(other, "single-element-path")] == [4, 5]
+    # as in YAML, a `#` right after other text starts no comment
+    quoted = P + "  should:\n    - - 'x#lint: ignore[single-element-path]'\n    - - y\n"
+    assert len(find(quoted, "single-element-path")) == 2
+
+
+def test_a_one_point_path_states_both_readings_and_offers_both_fixes():
+    first, _ = find(OR, "single-element-path")
+    assert "Two readings" in first.message and "any one of these paths is enough" in first.message
+    assert [f.title for f in first.fixes] == [
+        "Make it a required point",
+        "Keep as alternatives: either is enough",
+    ]
+    keep = first.alternatives[0]
+    assert keep.score_neutral and not first.fix.score_neutral
+    kept = apply_fix(OR, first, keep)
+    assert kept.splitlines()[3] == "    - - $icontains: abuja  # lint: ignore[single-element-path]"
+    assert [d.line for d in find(kept, "single-element-path")] == [5]
+    # a flow list with more on the line: the comment cannot go there, only the flatten fix
+    flow = P + "  should: [[$icontains: abuja], [$icontains: lagos]]\n"
+    assert all(not d.alternatives for d in find(flow, "single-element-path"))
+
+
+@pytest.mark.parametrize(
+    ("key", "meant"),
+    [("shuold", "should"), ("shoud", "should"), ("Should", "should"), ("shouldnot", "should_not")],
+)
+def test_a_points_key_one_edit_away_is_an_error_with_a_rename(key: str, meant: str):
+    text = P + f"  {key}:\n    - Says hi.\n    - Is kind.\n"
+    (d,) = find(text, "unknown-key")
+    assert (
+        d.severity == "error"
+        and "its 2 points" in d.message
+        and "nothing under it is scored" in d.message
+    )
+    assert d.fix is not None and d.fix.replacement == meant
+    fixed = apply_fix(text, d)
+    assert len(parse_blueprint(fixed).prompts[0].points) == 2
+
+
+def test_other_unknown_prompt_keys_stay_warnings():
+    (d,) = find(P + "  ideel: x\n  should: [a]\n", "unknown-key")
+    assert d.severity == "warning"
+    (d,) = find(P + "  should: [a]\n  shuold: [b]\n", "unknown-key")
+    assert d.severity == "error" and d.fix is None and "already has `should`" in d.message
+
+
+def test_a_lone_should_not_check_becomes_a_should_list():
+    text = P + "  should_not:\n    - $icontains: sorry  # keep it short\n  ideal: Hi.\n"
+    (d,) = find(text, "should-not")
+    assert d.fix is not None and d.fix.span is not None
+    fixed = apply_fix(text, d)
+    assert fixed == P + "  should:\n    - $not_icontains: sorry  # keep it short\n  ideal: Hi.\n"
+    # a flow list has no line of its own to move: the advice stays, with no fix
+    (flow,) = find(P + "  should_not: [$icontains: sorry]\n", "should-not")
+    assert flow.fix is None and "`$not_icontains: sorry`" in flow.message

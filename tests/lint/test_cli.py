@@ -66,6 +66,7 @@ def test_json_format(tmp_path: Path):
             "code",
             "message",
             "fix",
+            "alternatives",
         }
         for r in rows
     )
@@ -77,9 +78,24 @@ def test_json_format(tmp_path: Path):
         first["end_line"],
         first["end_column"],
     ) == (str(path), 4, 7, 4, 22)
-    assert first["fix"] == {"title": "Make it a required point", "replacement": "$icontains: a"}
+    assert first["fix"] == {
+        "title": "Make it a required point",
+        "replacement": "$icontains: a",
+        "score_neutral": False,
+        "span": None,
+    }
+    # the other reading of a one-point path: keep it as an alternative, said in a comment
+    assert first["alternatives"] == [
+        {
+            "title": "Keep as alternatives: either is enough",
+            "replacement": "- $icontains: a  # lint: ignore[single-element-path]",
+            "score_neutral": True,
+            "span": None,
+        }
+    ]
     weight = next(r for r in rows if r["code"] == "weight-out-of-range")
     assert weight["severity"] == "error" and weight["fix"]["replacement"] == "10"
+    assert weight["fix"]["score_neutral"] is False  # a clamped weight is a choice
 
 
 def test_json_format_empty_list_when_clean():

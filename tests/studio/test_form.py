@@ -61,7 +61,7 @@ def test_a_new_user_builds_a_three_prompt_blueprint_in_the_form() -> None:
     at.run()
     _form(at)
     _type(at, "h:title", "Capitals quiz")
-    # prompt 1: the blank prompt, its two judged points made one "any one of these" block
+    # prompt 1: the blank prompt, its two judged points made the alternatives of one block
     _type(at, "p0:id", "france")
     _type(at, "p0:prompt", "What is the capital of France?")
     _type(at, "p0:should:0:arg", "paris")
@@ -94,8 +94,8 @@ def test_a_new_user_builds_a_three_prompt_blueprint_in_the_form() -> None:
     france, spain, italy = bp.prompts
     assert [(p.fn, p.args, p.path) for p in france.points] == [
         ("icontains", "paris", None),
-        (None, None, 1),
-        (None, None, 1),
+        (None, None, 1),  # two alternatives: either judged point is enough
+        (None, None, 2),
     ]
     assert [(p.text, p.inverted) for p in spain.points] == [
         ("Names Madrid.", False),

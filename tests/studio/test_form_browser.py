@@ -156,7 +156,7 @@ def test_a_new_user_builds_and_runs_a_blueprint_in_the_form(page: Any, studio: S
     bp = parse_blueprint(text)
     assert bp.title == "Capitals quiz"
     assert [p.id for p in bp.prompts] == ["france", "spain", "italy"]
-    assert [p.path for p in bp.prompts[0].points] == [None, 1, 1]
+    assert [p.path for p in bp.prompts[0].points] == [None, 1, 2]  # two alternatives
     assert [(p.text, p.inverted) for p in bp.prompts[1].points] == [
         ("Names Madrid as the capital.", False),
         ("Names Barcelona as the capital.", True),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.lint.rules import embedding, functions, header, keys, points, prompts
+from engine.lint.rules import embedding, functions, header, keys, points, prompts, should_not
 
 __all__ = ["RULES"]
 
@@ -10,6 +10,7 @@ RULES = (
     *keys.RULES,
     *points.RULES,
     *functions.RULES,
+    *should_not.RULES,
     *prompts.RULES,
     *header.RULES,
     *embedding.RULES,

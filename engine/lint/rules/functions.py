@@ -1,4 +1,4 @@
-"""Point functions: unknown names, every argument rule, `should_not`, and `point_defs` code."""
+"""Point functions: unknown names, every argument rule, and `point_defs` code."""
 
 from __future__ import annotations
 
@@ -44,35 +44,10 @@ def unknown_function(ctx: LintContext, fp: FnPoint) -> None:
         )
 
 
-def _should_not_advice(ctx: LintContext, fp: FnPoint | None) -> str:
-    if fp is None:
-        return (
-            "Rephrase it as something a good answer does and move it under `should:` (for "
-            'example "Mentions a dosage" becomes "Avoids giving any dosage").'
-        )
-    check = lookup(fp.name)
-    arg = ""
-    if fp.args_span is not None and fp.args_span.line == fp.args_span.end_line:
-        arg = ": " + ctx.src.slice(fp.args_span)
-    if check is not None and check.negated:
-        positive = fp.name.removeprefix("not_")
-        return f"It is a double negative: write `${positive}{arg}` under `should:` instead."
-    if check is not None and lookup(f"not_{fp.name}") is not None:
-        return f"Move it under `should:` as `$not_{fp.name}{arg}`, which scores the same."
-    return "Rephrase it as a check a good answer passes and move it under `should:`."
-
-
 def functions(ctx: LintContext) -> None:
-    """Every function point: the name, its arguments, regexes, `$js`, `$call`; `should_not`."""
+    """Every function point: the name, its arguments, regexes, `$js`, `$call`."""
     for point in ctx.points:
         fp = function_point(ctx, point)
-        if point.inverted:
-            ctx.add(
-                "should-not",
-                ctx.extent(point.value, point.span),
-                "`should_not` is deprecated in Weval: this point is scored, then turned around "
-                f"(1 - score). {_should_not_advice(ctx, fp)}",
-            )
         if fp is None or fp.name == "ref":
             continue
         check = lookup(fp.name)

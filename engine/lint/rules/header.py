@@ -138,6 +138,7 @@ def models(ctx: LintContext) -> None:
                 f"Write this model as one text, `{excerpt(new, quote=False)}`, not as a `provider: model` pair: "
                 "Weval refuses the blueprint with a pair.",
                 fix=(f"Write `{excerpt(new, quote=False)}`", replacement),
+                neutral=True,
             )
 
 

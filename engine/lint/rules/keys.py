@@ -11,7 +11,7 @@ from engine.blueprint.text import excerpt
 from engine.jsvalues import js_truthy
 from engine.lint.context import POINT_KEYS, LintContext
 
-__all__ = ["RULES", "suggest"]
+__all__ = ["RULES", "one_edit", "suggest"]
 
 HEADER_KEYS = frozenset(
     {
@@ -110,6 +110,8 @@ def _unknown(
                 f"{message} It belongs one level down, under `llm-coverage:` (indent it there).",
             )
             continue
+        if where == "prompt" and _points_typo(ctx, container, key, span):
+            continue
         guess = suggest(key, known)
         if guess is not None and guess not in container:
             ctx.add(
@@ -120,6 +122,41 @@ def _unknown(
             )
         else:
             ctx.add("unknown-key", span, message + " Remove it, or check its spelling.")
+
+
+def one_edit(a: str, b: str) -> bool:
+    """True when `a` becomes `b` by one insertion, deletion, change or swap of two neighbours."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _points_typo(ctx: LintContext, prompt: YMap, key: str, span: Span) -> bool:
+    """A key one edit from `should`/`should_not` is an error: every point under it is dropped."""
+    target = next((k for k in ("should", "should_not") if one_edit(key, k)), None)
+    if target is None:
+        return False
+    count = len(prompt[key]) if isinstance(prompt[key], list) else 0
+    dropped = f"its {count} point{'s' if count != 1 else ''}" if count else "what it holds"
+    message = (
+        f"`{excerpt(key, quote=False)}` is not `{target}`: Weval drops this key and {dropped} "
+        f"with it, so nothing under it is scored. Rename it to `{target}`."
+    )
+    free = target not in prompt
+    fix = (f"Rename to `{target}`", target) if free else None
+    if not free:
+        message += f" (This prompt already has `{target}`: move these points there.)"
+    ctx.add("unknown-key", span, message, fix=fix, severity="error", neutral=True)
+    return True
 
 
 def _each_dict(value: Any) -> list[Any]:

@@ -10,9 +10,11 @@ from engine.blueprint.source import Span, YList, YMap, load_yaml_documents
 from engine.blueprint.text import excerpt
 from engine.jsvalues import js_number_str, js_truthy
 from engine.lint.context import LintContext, PointRef, PromptRef, used_point_key
+from engine.lint.diagnostics import Fix
+from engine.lint.ignore import ignore_comment, silenced
 from engine.lint.text import SourceText
 
-__all__ = ["RULES", "function_form", "split_function_text"]
+__all__ = ["KEEP_COMMENT", "KEEP_TITLE", "RULES", "function_form", "split_function_text"]
 
 _FUNCTION_TEXT = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)\s*:(.*)", re.DOTALL)
 _ZERO_ARG = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)\s*")
@@ -83,6 +85,27 @@ def _flatten(src: SourceText, path: YList, span: Span) -> str | None:
     return "\n".join(out)
 
 
+KEEP_COMMENT = ignore_comment("single-element-path")
+"""Marks a one-point path as a deliberate alternative (the Form writes it on the OR it builds)."""
+KEEP_TITLE = "Keep as alternatives: either is enough"
+
+
+def _keep(ctx: LintContext, span: Span) -> tuple[Fix, ...]:
+    """The fix that keeps a one-point path as an alternative: the ignore comment on its line."""
+    rest = ctx.src.line_text(span.end_line)[span.end_column - 1 :]
+    if span.line != span.end_line or (rest.strip() and not rest.lstrip().startswith("#")):
+        return ()  # more on the line (a flow list): only the YAML view can mark it
+    text = ctx.src.slice(span)
+    return (Fix(title=KEEP_TITLE, replacement=f"{text}  {KEEP_COMMENT}", score_neutral=True),)
+
+
+def _kept_on_purpose(
+    ctx: LintContext, items: Any, index: int, fallback: Span, quiet: dict[int, frozenset[str]]
+) -> bool:
+    """True when a one-point path is marked `# lint: ignore[single-element-path]`."""
+    return "single-element-path" in quiet.get(ctx.item_span(items, index, fallback).line, ())
+
+
 def _lists(prompt: PromptRef) -> list[tuple[str, Any]]:
     keys = [k for k in (used_point_key(prompt.raw), "should_not") if k is not None]
     return [(k, prompt.raw[k]) for k in keys if isinstance(prompt.raw.get(k), list)]
@@ -90,6 +113,7 @@ def _lists(prompt: PromptRef) -> list[tuple[str, Any]]:
 
 def alternative_paths(ctx: LintContext) -> None:
     """One-point paths (OR, not AND) and OR blocks beside required points."""
+    quiet = silenced(ctx.src)
     for prompt in ctx.prompts:
         for key, items in _lists(prompt):
             paths, required = _paths(items)
@@ -114,13 +138,17 @@ def alternative_paths(ctx: LintContext) -> None:
                     )
                 message = (
                     "This nested list (`- - ...`) is an alternative path with only one point, "
-                    f"{effect} If the point is required, remove the extra `-` to make it a "
-                    "normal point."
+                    f"{effect} Two readings: if any one of these paths is enough (an OR), keep "
+                    f"it and mark it `{KEEP_COMMENT}`; if the point is required, remove the "
+                    "extra `-` to make it a normal point."
                 )
                 flat = _flatten(ctx.src, items[i], span) if isinstance(items[i], YList) else None
                 fix = ("Make it a required point", flat) if flat is not None else None
-                ctx.add("single-element-path", span, message, fix=fix)
-            if paths and required and len(single) < len(paths):
+                ctx.add(
+                    "single-element-path", span, message, fix=fix, alternatives=_keep(ctx, span)
+                )
+            kept = [i for i in single if not _kept_on_purpose(ctx, items, i, prompt.span, quiet)]
+            if paths and required and len(kept) < len(paths):
                 span = ctx.item_span(items, paths[0], prompt.span)
                 ctx.add(
                     "or-block-with-required",
@@ -214,7 +242,8 @@ def _check_weight(
         "Use 1 for normal, up to 10 for the most important."
     )
     fix = (f"Use {replacement}", replacement) if replacement is not None else None
-    ctx.add("weight-out-of-range", span, message, fix=fix)
+    same = "in quotes" in reason  # the number as written, without its quotes
+    ctx.add("weight-out-of-range", span, message, fix=fix, neutral=same)
 
 
 def weights(ctx: LintContext) -> None:

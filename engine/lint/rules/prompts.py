@@ -96,6 +96,7 @@ def ids(ctx: LintContext) -> None:
             "changes whenever you edit the prompt or its points, and results of different runs "
             f"can no longer be compared. Add a short id, for example `id: {slug}`.",
             fix=(f"Add `id: {slug}`", replacement),
+            neutral=True,
         )
 
 
@@ -226,6 +227,7 @@ def _check_turns(ctx: LintContext, turns: list[tuple[str, Any, Span]]) -> None:
             "The conversation ends with `assistant: null`. Weval's command line refuses this; the "
             "model always writes the answer after the last user turn anyway, so remove this line.",
             fix=("Remove the final `assistant: null`", "") if line else None,
+            neutral=True,
         )
     elif role == "assistant" and not any(r == "assistant" and c is None for r, c, _ in turns):
         ctx.add(
