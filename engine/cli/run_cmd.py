@@ -377,7 +377,10 @@ def execute_prepared(
     The first line is `run <id>  <link>`; `preamble` prints more before any call is made,
     `epilogue` after the totals line (given the run's final progress).
     """
+    from engine.jsvalues import format_score
+    from engine.modelids import display_names
     from engine.report.output import OutputError
+    from engine.run.assemble import run_cost
     from engine.run.service import run_sync
     from engine.store import ModelTotals
 
@@ -427,9 +430,10 @@ def execute_prepared(
         signal.signal(signal.SIGINT, previous)
     display.close()
     p = outcome.progress
+    cost = run_cost(store, run_id, list(p.per_model))
     click.echo(
         f"{outcome.status}: {p.done_cells}/{p.total_cells} cells, {p.done_calls} calls "
-        f"({p.cached_calls} cached, {p.failed_calls} failed), ${p.cost_usd:.4f}, "
+        f"({p.cached_calls} cached, {p.failed_calls} failed), {cost.breakdown()}, "
         f"{p.input_tokens:,} tokens in, {p.output_tokens:,} out"
     )
     if outcome.summary_error:
@@ -456,13 +460,15 @@ def execute_prepared(
     except EngineError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
+    names = display_names(outcome.summaries)
     for model, summary in sorted(outcome.summaries.items(), key=lambda kv: -(kv[1].average or 0)):
-        shown = f"{summary.average:.3f}" if summary.average is not None else "  -  "
+        shown = format_score(summary.average, missing="  -  ")
         t = totals.get(model, ModelTotals())
         click.echo(
-            f"  {shown}  {model}  ({summary.scored_prompts} scored, {summary.failed_prompts} "
-            f"failed; {t.input_tokens:,} tokens in, {t.output_tokens:,} out; "
-            f"${t.cost_usd:.4f}; {t.latency_ms / 1000:.2f} s per answer)"
+            f"  {shown}  {names.get(model, model)}  ({summary.scored_prompts} scored, "
+            f"{summary.failed_prompts} failed; {t.input_tokens:,} tokens in, "
+            f"{t.output_tokens:,} out; {cost.model_text(model)} with judging; "
+            f"{t.latency_ms / 1000:.2f} s per answer)"
         )
     if outcome.uncertainty is not None and len(outcome.summaries) > 0:
         from engine.stats import summary_lines

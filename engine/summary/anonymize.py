@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from string import ascii_uppercase
 
-from engine.modelids import base_model_id
+from engine.modelids import base_model_id, display_names
 
 __all__ = ["Anonymizer"]
 
@@ -24,16 +24,20 @@ def _letters(index: int) -> str:
 class Anonymizer:
     """Labels for the models of a run: each base model a letter, variants keep their suffix.
 
-    `openai:gpt-4.1[temp:0.5]` becomes `Model A[temp:0.5]`; the letters follow the sorted base
-    ids, so the same run always gets the same labels (and the same cache key).
+    `openai:gpt-4.1[temp:0.5]` becomes `Model A[temp:0.5]` when the run has several variants
+    of a model; otherwise the suffix is dropped as on every page (`ideal[temp:0]` is `Model
+    A`, named back `ideal`). The letters follow the sorted base ids, so the same run always
+    gets the same labels (and the same cache key).
     """
 
     def __init__(self, models: Sequence[str]) -> None:
         bases = sorted({base_model_id(m) for m in models})
         self.base_labels: dict[str, str] = {b: f"Model {_letters(i)}" for i, b in enumerate(bases)}
         self.base_of: dict[str, str] = {v: k for k, v in self.base_labels.items()}
+        shown = display_names(models)
         self.labels: dict[str, str] = {
-            m: self.base_labels[base_model_id(m)] + m[len(base_model_id(m)) :] for m in models
+            m: self.base_labels[base_model_id(m)] + shown[m][len(base_model_id(m)) :]
+            for m in models
         }
 
     def hide(self, text: str) -> str:
