@@ -396,7 +396,7 @@ def execute_prepared(
         click.echo("\nstopping after the calls in flight (Ctrl-C again to quit now)...", err=True)
 
     previous = signal.signal(signal.SIGINT, on_signal)
-    display = _Display(prepared.plan.total_calls)
+    display = _Display(prepared.options.planned_calls(prepared.plan.total_calls))
     # This process ends with the run: what exists now (modules, blueprint, plan) is never
     # garbage, so keep the collector's full passes off it (bench/run.py measures the gain).
     gc.freeze()

@@ -130,7 +130,9 @@ class _Runner:
             concurrency=options.concurrency,
         )
         self.env = CheckEnv(settings=settings)
-        self.progress = Progress(total_calls=plan.total_calls, total_cells=len(plan.cells))
+        self.progress = Progress(
+            total_calls=options.planned_calls(plan.total_calls), total_cells=len(plan.cells)
+        )
         for cell in plan.cells:
             self.progress.per_model.setdefault(cell.model_id, [0, 0])[1] += 1
         self.judge: ConsensusJudge | None = None
