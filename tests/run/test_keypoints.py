@@ -260,7 +260,7 @@ def test_the_summary_is_told_an_unextracted_prompt_was_not_scored_and_sees_its_a
 
     env.reply_with(reply)
     store = open_store()
-    _, outcome, data = run(store, tmp_path, summary_model="openai:summarizer")
+    *_, data = run(store, tmp_path, summary_model="openai:summarizer")
     assert data["evaluationResults"]["llmCoverageScores"]["tea"] == {}
     [call] = [c for c in env.calls if c.model == "summarizer"]
     report = call.last_user
