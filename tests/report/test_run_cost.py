@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import textwrap
@@ -9,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.report import read_comparison
+from engine.report import comparison_csv, read_comparison
 from engine.report.runcost import RunCost, money_text
 from engine.run import RunOptions
 from engine.run.assemble import stored_comparison
@@ -118,6 +120,11 @@ def test_the_written_cost_is_every_paid_call_and_each_model_gets_its_judging(env
     stored = stored_comparison(store, prepared.run_id, prepared.plan.blueprint)
     assert stored.cost is not None and stored.cost.to_json() == cost
     assert read_comparison(outcome.path).cost == stored.cost
+    # the CSV carries the same per-model figure, beside the name every page shows
+    rows = list(csv.DictReader(io.StringIO(comparison_csv(stored))))
+    for row in rows:
+        assert row["model"] == row["model_id"].removesuffix("[temp:0]")
+        assert float(row["model_cost_usd"]) == pytest.approx(cost["perModel"][row["model_id"]])
 
 
 def test_a_cached_rerun_paid_nothing_and_an_unpriced_judge_is_unknown(env, tmp_path):
@@ -134,3 +141,7 @@ def test_a_cached_rerun_paid_nothing_and_an_unpriced_judge_is_unknown(env, tmp_p
     assert cost["total"] is None and cost["judging"] is None
     assert cost["perModel"] == {"openai:fake-a[temp:0]": None, "openai:fake-b[temp:0]": None}
     assert cost["unpriced"] == ["openai:judge-1"]
+    back = read_comparison(done.path)
+    assert {r["model_cost_usd"] for r in csv.DictReader(io.StringIO(comparison_csv(back)))} == {
+        "unknown"
+    }
