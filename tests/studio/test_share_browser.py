@@ -101,7 +101,7 @@ def page(browser: Any) -> Iterator[Any]:
 def test_a_share_link_shows_the_scores_and_nothing_else(team: dict[str, Any], page: Any):
     url, run_id, token = team["studio"].url, team["run"], team["links"]["anyone"]
     page.goto(f"{url}/share?token={token}")
-    expect(page.get_by_text("Leaderboard")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible(timeout=WAIT)
     expect(page.get_by_text(TITLE).first).to_be_visible(timeout=WAIT)
     expect(page.get_by_role("button", name="Download report (HTML)")).to_be_visible(timeout=WAIT)
     assert page.locator('[data-testid="stSidebarNav"]').count() == 0
@@ -135,7 +135,7 @@ def test_a_share_link_shows_the_scores_and_nothing_else(team: dict[str, Any], pa
 
     # a draft named next to a valid link stays closed; the link still shows its own run only
     page.goto(f"{url}/share?token={token}&draft=draft-0001")
-    expect(page.get_by_text("Leaderboard")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible(timeout=WAIT)
     assert "zq7" not in page.inner_text("body")
 
 
@@ -148,7 +148,7 @@ def test_a_team_link_asks_a_stranger_to_log_in(team: dict[str, Any], page: Any):
 def test_revoked_and_expired_links_say_so(team: dict[str, Any], page: Any):
     url, token = team["studio"].url, team["links"]["revoke"]
     page.goto(f"{url}/share?token={token}")
-    expect(page.get_by_text("Leaderboard")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible(timeout=WAIT)
     script = studio_command(1)[:-3]  # `blueprint` (or `python -m engine`) without `studio ...`
     done = subprocess.run(
         [*script, "share", "--revoke", f"{url}/share?token={token}"],
