@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -14,6 +15,7 @@ __all__ = [
     "PROVIDERS",
     "ProviderInfo",
     "base_model_id",
+    "display_names",
     "effective_model_id",
     "is_collection",
     "split_model_id",
@@ -111,3 +113,14 @@ def effective_model_id(model_id: str, temperature: float, system_index: int | No
 def base_model_id(effective_id: str) -> str:
     """Strip Weval's `[temp:…]` and `[sp_idx:…]` suffixes."""
     return _SUFFIX.sub("", effective_id)
+
+
+def display_names(models: Iterable[str]) -> dict[str, str]:
+    """The one name per model that every page, report, CSV and summary shows.
+
+    The base id (`ideal`, not `ideal[temp:0]`) when that keeps the names apart; the effective
+    ids (Weval's, as the comparison JSON keeps them) when two share a base model.
+    """
+    ids = list(dict.fromkeys(models))
+    short = {m: base_model_id(m) for m in ids}
+    return short if len(set(short.values())) == len(short) else {m: m for m in ids}

@@ -55,7 +55,7 @@ def plot_text(text: str | None, limit: int = 60) -> str:
 
 
 def _num(value: float | None, digits: int = 2) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
+    return format_score(value, digits, "–")
 
 
 def _weight(w: float) -> str:
@@ -89,7 +89,7 @@ def leaderboard_figure(
     ]
     labels = _unique([plot_text(n, 40) for n in names])
     hover = [
-        f"{label}: {_num(m, 3)}"
+        f"{label}: {_num(m)}"
         + (
             f" (95% interval {_num(lo)} to {_num(hi)})"
             if lo is not None and hi is not None
@@ -231,7 +231,7 @@ def _mean_text(points: Sequence[PointLine], result: float | None) -> str:
         f"{format_score(p.score)}×{_weight(p.weight)}" for p in counted if p.score is not None
     )
     total = sum(p.weight for p in counted)
-    return f"({terms}) ÷ {_weight(total)} = {format_score(result, 3)}"
+    return f"({terms}) ÷ {_weight(total)} = {format_score(result)}"
 
 
 def explanation_bars(
@@ -254,7 +254,7 @@ def explanation_bars(
                 ExplanationBar(
                     label="= Required points",
                     value=group.score,
-                    text=f"{format_score(group.score, 3)} (weighted mean)",
+                    text=f"{format_score(group.score)} (weighted mean)",
                     kind="required",
                     hover=_mean_text(group.points, group.score),
                 )
@@ -289,7 +289,7 @@ def _path_bars(
             ExplanationBar(
                 label=f"= {names[path.path_id]}" + (" ★ best path" if won else ""),
                 value=path.score or 0.0,
-                text=(_num(path.score, 3) if path.score is not None else "nothing scored")
+                text=(_num(path.score) if path.score is not None else "nothing scored")
                 + (" — counts" if won else " — not used"),
                 kind="winner" if won else "path",
                 hover=_mean_text(path.points, path.score),

@@ -18,10 +18,11 @@ from typing import Any
 from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
 from engine.jsvalues import format_score
-from engine.modelids import base_model_id
+from engine.modelids import display_names
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked, shared_ranks
+from engine.report.runcost import RunCost
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
 from engine.stats import DETECT, Uncertainty, interval_words, pair_words, power_line
@@ -70,7 +71,8 @@ class LeaderRow:
     prompts: int
     input_tokens: int
     output_tokens: int
-    cost_usd: float
+    cost_usd: float | None
+    """Its answers plus the judging of them (`blueprintStudio.cost`); None when unknown."""
     mean_latency_ms: float | None
     rank: str = ""
     """"1", or "2=" when the model is not separable from the one above it (a tie)."""
@@ -99,14 +101,6 @@ class PairRow:
     words: str
     neighbours: bool = False
     """The two are next to each other on the leaderboard."""
-
-
-def display_names(models: Sequence[str]) -> dict[str, str]:
-    """Short names for effective model ids: `[temp:…]` suffixes dropped when names stay unique."""
-    short = {m: base_model_id(m) for m in models}
-    if len(set(short.values())) == len(short):
-        return short
-    return {m: m for m in models}
 
 
 def _path_key(path_id: str) -> tuple[int, str]:
@@ -140,6 +134,10 @@ def _average(row: LeaderRow) -> float | None:
 
 def _scored(row: LeaderRow) -> int:
     return row.scored
+
+
+def _number(row: Mapping[str, Any]) -> int:
+    return int(row["#"])
 
 
 def _name(row: LeaderRow) -> str:
@@ -246,6 +244,11 @@ class Results:
         return "scored" if cell.score is not None else "unscored"
 
     @property
+    def cost(self) -> RunCost | None:
+        """What the run cost (the comparison's `blueprintStudio.cost`), if recorded."""
+        return self.comparison.cost
+
+    @property
     def uncertainty(self) -> Uncertainty:
         """Each model's 95% interval and each pair's paired difference (computed once)."""
         if self._uncertainty is None:
@@ -282,7 +285,7 @@ class Results:
                     prompts=sum(1 for row in self.comparison.cells.values() if model in row),
                     input_tokens=sum(u.input_tokens or 0 for u in spent),
                     output_tokens=sum(u.output_tokens or 0 for u in spent),
-                    cost_usd=sum(u.cost_usd or 0.0 for u in spent),
+                    cost_usd=self.cost.per_model.get(model) if self.cost else None,
                     mean_latency_ms=sum(latencies) / len(latencies) if latencies else None,
                     low=low,
                     high=high,
@@ -425,9 +428,10 @@ class Results:
         return point_numbers(points, point_kinds(self.comparison.config, prompt_id))
 
     def point_grid(self, prompt_id: str) -> list[dict[str, Any]]:
-        """One row per point: the point, its group and weight, and each model's score.
+        """One row per point, in the blueprint's order: the point, group, weight, each model's score.
 
-        A model's entry is the point's score as text ("0.75"), or a word when it has none
+        The rows follow the points' numbers (as written: `should`, then `should_not`), not
+        the evaluator's order (functions first). A model's entry is the point's score as text ("0.75"), or a word when it has none
         (`failed`, `needs a judge`, `errored`, `no result`): one type per column.
         """
         rows: list[dict[str, Any]] = []
@@ -444,7 +448,7 @@ class Results:
             for model in self.models:
                 row[self.names[model]] = shown(self.point_value(prompt_id, model, index))
             rows.append(row)
-        return rows
+        return sorted(rows, key=_number)
 
     def point_value(self, prompt_id: str, model: str, index: int) -> float | str:
         """A model's score on one point, or a word saying why there is none."""

@@ -71,11 +71,15 @@ def grid_with_marks(
 ) -> list[dict[str, Any]]:
     """The point × model grid of one prompt, each reviewed cell marked (see `mark`)."""
     grid = results.point_grid(prompt_id)
+    # the grid is in the blueprint's order; a point's index is its place in the cell's order
+    by_number = {row["#"]: row for row in grid}
+    numbers = results.point_numbers(prompt_id)
     for p in points:
         found = matched.get((p.prompt_id, p.model, p.index))
-        if found and p.index < len(grid):
+        row = by_number.get(numbers[p.index]) if p.index < len(numbers) else None
+        if found and row is not None:
             column = results.names[p.model]
-            grid[p.index][column] = f"{grid[p.index][column]}{mark(found)}"
+            row[column] = f"{row[column]}{mark(found)}"
     return grid
 
 

@@ -33,9 +33,14 @@ def _progress(run: RunRecord) -> str:
 
 
 def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) -> NoReturn:
+    from engine.jsvalues import format_score
+    from engine.modelids import display_names
+    from engine.run.assemble import run_cost, stored_comparison
+
     click.echo(
         f"{run.status}: {run.done_cells}/{run.total_cells} cells, {run.done_calls} calls "
-        f"({run.cached_calls} cached, {run.failed_calls} failed), ${run.cost_usd:.4f}, "
+        f"({run.cached_calls} cached, {run.failed_calls} failed), "
+        f"{run_cost(store, run.id, list(run.summary or {})).breakdown()}, "
         f"{run.input_tokens:,} tokens in, {run.output_tokens:,} out"
     )
     if run.status != "completed":
@@ -44,17 +49,17 @@ def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) ->
             err=True,
         )
         sys.exit(1)
-    from engine.run.assemble import stored_comparison
     from engine.run.service import default_out_dir
 
     rows = store.cells(run.id)
     summary = run.summary or {}
     ranked = sorted(summary.items(), key=lambda kv: -(kv[1].get("average") or 0))
+    names = display_names(summary)
     for model, s in ranked:
         average = s.get("average")
-        shown = f"{average:.3f}" if average is not None else "  -  "
+        shown = format_score(average, missing="  -  ")
         click.echo(
-            f"  {shown}  {model}  ({s.get('scored_prompts', 0)} scored, "
+            f"  {shown}  {names[model]}  ({s.get('scored_prompts', 0)} scored, "
             f"{s.get('failed_prompts', 0)} failed)"
         )
     comparison = stored_comparison(store, run.id, plan.blueprint, rows)

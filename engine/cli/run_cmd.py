@@ -377,7 +377,10 @@ def execute_prepared(
     The first line is `run <id>  <link>`; `preamble` prints more before any call is made,
     `epilogue` after the totals line (given the run's final progress).
     """
+    from engine.jsvalues import format_score
+    from engine.modelids import display_names
     from engine.report.output import OutputError
+    from engine.run.assemble import run_cost
     from engine.run.service import run_sync
     from engine.similarity.hybrid import WEVAL_SCORE_NOTE
     from engine.store import ModelTotals
@@ -394,7 +397,7 @@ def execute_prepared(
         click.echo("\nstopping after the calls in flight (Ctrl-C again to quit now)...", err=True)
 
     previous = signal.signal(signal.SIGINT, on_signal)
-    display = _Display(prepared.plan.total_calls)
+    display = _Display(prepared.options.planned_calls(prepared.plan.total_calls))
     # This process ends with the run: what exists now (modules, blueprint, plan) is never
     # garbage, so keep the collector's full passes off it (bench/run.py measures the gain).
     gc.freeze()
@@ -428,9 +431,10 @@ def execute_prepared(
         signal.signal(signal.SIGINT, previous)
     display.close()
     p = outcome.progress
+    cost = run_cost(store, run_id, list(p.per_model))
     click.echo(
         f"{outcome.status}: {p.done_cells}/{p.total_cells} cells, {p.done_calls} calls "
-        f"({p.cached_calls} cached, {p.failed_calls} failed), ${p.cost_usd:.4f}, "
+        f"({p.cached_calls} cached, {p.failed_calls} failed), {cost.breakdown()}, "
         f"{p.input_tokens:,} tokens in, {p.output_tokens:,} out"
     )
     if outcome.summary_error:
@@ -458,17 +462,19 @@ def execute_prepared(
         click.echo(str(exc), err=True)
         sys.exit(2)
     weval = outcome.comparison.weval_scores() if outcome.comparison is not None else {}
+    names = display_names(outcome.summaries)
     for model, summary in sorted(outcome.summaries.items(), key=lambda kv: -(kv[1].average or 0)):
-        shown = f"{summary.average:.3f}" if summary.average is not None else "  -  "
+        shown = format_score(summary.average, missing="  -  ")
         t = totals.get(model, ModelTotals())
         theirs = ""
         if model in weval:
             score = weval[model]
-            theirs = f"; Weval's score {'-' if score is None else f'{score:.3f}'}"
+            theirs = f"; Weval's score {format_score(score, missing='-')}"
         click.echo(
-            f"  {shown}  {model}  ({summary.scored_prompts} scored, {summary.failed_prompts} "
-            f"failed; {t.input_tokens:,} tokens in, {t.output_tokens:,} out; "
-            f"${t.cost_usd:.4f}; {t.latency_ms / 1000:.2f} s per answer{theirs})"
+            f"  {shown}  {names.get(model, model)}  ({summary.scored_prompts} scored, "
+            f"{summary.failed_prompts} failed; {t.input_tokens:,} tokens in, "
+            f"{t.output_tokens:,} out; {cost.model_text(model)} with judging; "
+            f"{t.latency_ms / 1000:.2f} s per answer{theirs})"
         )
     if weval:
         click.echo(f"note: {WEVAL_SCORE_NOTE}")

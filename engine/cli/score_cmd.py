@@ -10,6 +10,7 @@ import click
 
 from engine.blueprint import load_blueprint
 from engine.errors import BlueprintError, EngineError
+from engine.jsvalues import format_score
 from engine.loop import run_to_end
 from engine.scoring.cells import CellScore
 
@@ -19,21 +20,21 @@ def _explain_lines(cell: CellScore) -> list[str]:
     head = f"{cell.prompt_id} × {cell.model_id}: "
     if cell.failed:
         return [head + (cell.error or "")]
-    lines = [
-        head + (f"{ex.score:.2f}" if ex.score is not None else "no score") + f"   {ex.formula}"
-    ]
+    lines = [head + format_score(ex.score, missing="no score") + f"   {ex.formula}"]
     for group in ex.groups:
         if group.kind == "required":
             lines.append(
-                f"  required points: weighted mean {group.score:.3f} (total weight {group.weight_total:g})"
+                f"  required points: weighted mean {format_score(group.score)} (total weight {group.weight_total:g})"
             )
             for p in group.points:
                 if p.score is not None:
-                    lines.append(f"    {p.score:.3f} × {p.weight:g}  {p.text}")
+                    lines.append(f"    {format_score(p.score)} × {p.weight:g}  {p.text}")
         else:
-            lines.append(f"  alternative paths: best is {group.winner} with {group.score:.3f}")
+            lines.append(
+                f"  alternative paths: best is {group.winner} with {format_score(group.score)}"
+            )
             for path in group.paths:
-                shown = f"{path.score:.3f}" if path.score is not None else "none scored"
+                shown = format_score(path.score, missing="none scored")
                 flag = (
                     "  (merged with should_not points of the same index, as Weval does)"
                     if path.merged_should_not
@@ -42,7 +43,7 @@ def _explain_lines(cell: CellScore) -> list[str]:
                 lines.append(f"    {path.path_id}: {shown}{flag}")
                 for p in path.points:
                     if p.score is not None:
-                        lines.append(f"      {p.score:.3f} × {p.weight:g}  {p.text}")
+                        lines.append(f"      {format_score(p.score)} × {p.weight:g}  {p.text}")
     for p in ex.left_out:
         lines.append(f"  left out ({p.reason}): {p.text}")
     return lines

@@ -19,6 +19,7 @@ from engine.jsvalues import js_clean
 from engine.providers.endpoints import mask_credentials
 from engine.records import Record, is_validation_error
 from engine.report.output import json_text, well_formed, write_json_atomic
+from engine.report.runcost import RunCost
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
 from engine.similarity.tables import SimilarityTables
@@ -118,6 +119,8 @@ class Comparison(Record):
     """`evalMethodsUsed`."""
     similarity: SimilarityTables | None = None
     """`similarityMatrix` and `perPromptSimilarities`, if computed."""
+    cost: RunCost | None = None
+    """Ours (`blueprintStudio.cost`): what the run cost, when it was a run of ours."""
 
     def cell(self, prompt_id: str, model_id: str) -> CellScore | None:
         """Return the cell of a prompt and model, if present."""
@@ -235,6 +238,8 @@ class Comparison(Record):
             studio["variants"] = js_clean(variants)
         if self.rescored_from is not None:
             studio["rescoredFrom"] = self.rescored_from
+        if self.cost is not None:
+            studio["cost"] = self.cost.to_json()
         out["blueprintStudio"] = studio
         out.update(js_clean(self.extra))
         # Cells are already JSON-clean (PointAssessment.to_weval prints integral scores as ints).
@@ -421,6 +426,7 @@ def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
     if not isinstance(prompt_ids, list):
         prompt_ids = sorted(cells)
     config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    studio = data.get("blueprintStudio")
     systems = data.get("modelSystemPrompts")
     methods = data.get("evalMethodsUsed")
     histories = data.get("fullConversationHistories")
@@ -456,4 +462,5 @@ def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
         extra={k: v for k, v in data.items() if k not in _KNOWN},
         eval_methods=[str(m) for m in methods] if isinstance(methods, list) else ["llm-coverage"],
         similarity=SimilarityTables.from_weval(results),
+        cost=RunCost.from_json(studio.get("cost")) if isinstance(studio, dict) else None,
     )

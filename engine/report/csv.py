@@ -15,6 +15,7 @@ import io
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from engine.modelids import display_names
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
@@ -38,8 +39,13 @@ CSV_COLUMNS: tuple[str, ...] = (
     "point_score",
     "reflection",
     "point_error",
+    "model_id",
+    "model_cost_usd",
 )
-"""The columns, in order."""
+"""The columns, in order. `model` is the name every page shows (`ideal`); `model_id` is
+Weval's effective id (`ideal[temp:0]`), as the comparison JSON keeps it. `model_cost_usd` is
+the model's cost in the run (its answers plus their judging, `blueprintStudio.cost`):
+"unknown" when a price is missing, empty when the run recorded no cost."""
 
 REVIEW_COLUMNS: tuple[str, ...] = (
     "review_verdict",
@@ -68,17 +74,27 @@ def csv_rows(
     Keys: `CSV_COLUMNS`, and `REVIEW_COLUMNS` when `reviews` is given.
     """
     columns = CSV_COLUMNS + (REVIEW_COLUMNS if reviews is not None else ())
+    seen = {m for row in comparison.cells.values() for m in row} - {IDEAL_MODEL_ID}
+    names = display_names([m for m in comparison.models if m in seen] + sorted(seen))
+    cost = comparison.cost
     for pid in comparison.prompt_ids:
         row = comparison.cells.get(pid, {})
         for model in sorted(row):
             if model == IDEAL_MODEL_ID:
                 continue
             cell = row[model]
+            spent = cost.per_model.get(model, None) if cost is not None else None
             base = {
                 "prompt_id": _text(pid),
-                "model": _text(model),
+                "model": _text(names[model]),
                 "cell_score": cell.score,
                 "cell_error": _text(cell.error),
+                "model_id": _text(model),
+                "model_cost_usd": ""
+                if cost is None or model not in cost.per_model
+                else "unknown"
+                if spent is None
+                else spent,
             }
             if not cell.assessments:
                 yield {**dict.fromkeys(columns), **base}

@@ -16,15 +16,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.jsvalues import format_score
-from engine.modelids import base_model_id
+from engine.modelids import display_names
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
-from engine.report.costs import PRICE_HOWTO, UNKNOWN, cost_text
+from engine.report.costs import PRICE_HOWTO, UNKNOWN
 from engine.report.executive import executive_html, read_executive
 from engine.report.html_similarity import similarity_html
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
 from engine.report.ranking import coverage_note, ranked, shared_ranks
 from engine.report.reviews import PointReviews, judged_points, match_reviews
+from engine.report.runcost import money_text
 from engine.scoring.aggregation import GroupExplanation, PointLine
 from engine.scoring.cells import CellScore
 from engine.similarity.hybrid import WEVAL_SCORE_NOTE
@@ -66,11 +67,6 @@ def _color(score: float | None) -> str:
         return "#f6f8fa"
     clamped = min(max(score, 0.0), 1.0)
     return f"hsl({clamped * 120:.0f},65%,78%)"
-
-
-def _names(models: Sequence[str]) -> dict[str, str]:
-    short = {m: base_model_id(m) for m in models}
-    return short if len(set(short.values())) == len(short) else {m: m for m in models}
 
 
 def _path_names(path_ids: Iterable[str | None]) -> dict[str, str]:
@@ -121,6 +117,7 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
     summaries = comparison.summaries()
     uncertainty = comparison.uncertainty()
     weval = comparison.weval_scores()
+    cost = comparison.cost
 
     def average(m: str) -> float | None:
         return s.average if (s := summaries.get(m)) else None
@@ -134,7 +131,7 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
     for rank, model in zip(ranks, order, strict=True):
         s = summaries.get(model)
         mean = average(model)
-        weval_cell = f"<td class=num>{_num(weval.get(model, mean), 3)}</td>" if weval else ""
+        weval_cell = f"<td class=num>{_num(weval.get(model, mean))}</td>" if weval else ""
         total = s.scored_prompts + s.failed_prompts + s.unscored_prompts if s else 0
         note = coverage_note(s.scored_prompts, total) if s else None
         mark = f" <span class=err>({_e(note)})</span>" if note else ""
@@ -148,15 +145,16 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
         rows.append(
             "<tr>"
             f"<td class=num>{rank}</td><td>{_e(names[model])}{mark}</td>"
-            f"<td class=num>{_num(mean, 3)}</td>"
+            f"<td class=num>{_num(mean)}</td>"
             f'<td><span class=bar><span style="width:{width}"></span>{whisker}</span></td>'
             f"{weval_cell}"
             f"<td class=num>{interval or '—'}</td>"
-            f"<td class=num>{_num(s.stddev if s else None, 3)}</td>"
+            f"<td class=num>{_num(s.stddev if s else None)}</td>"
             f"<td class=num>{_num(s.minimum if s else None)}–{_num(s.maximum if s else None)}</td>"
             f"<td class=num>{s.scored_prompts if s else 0}</td>"
             f"<td class=num>{s.failed_prompts if s else 0}</td>"
-            "</tr>"
+            + (f"<td class=num>{_e(cost.model_text(model))}</td>" if cost else "")
+            + "</tr>"
         )
     return (
         "<h2>Leaderboard</h2><p class=muted>Each model's average score over the prompts "
@@ -164,12 +162,16 @@ def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str
         "average would likely fall with other prompts like these), its spread (standard "
         "deviation) and range. “2=” means too close to call with the model above. A model "
         "with no score on some prompts is marked and ranked after the others: its average "
-        "covers fewer prompts.</p>"
+        "covers fewer prompts."
+        + (" A model's cost is its answers plus the judging of them." if cost else "")
+        + "</p>"
         + (f"<p class=muted>{_e(WEVAL_SCORE_NOTE)}</p>" if weval else "")
         + "<table><tr><th>#</th><th>Model</th><th>Average</th><th></th>"
         + ("<th>Weval's score</th>" if weval else "")
         + "<th>95% interval</th><th>Spread (±)</th><th>Range</th><th>Scored</th>"
-        "<th>Failed</th></tr>"
+        "<th>Failed</th>"
+        + ("<th>Cost</th>" if cost else "")
+        + "</tr>"
         + "".join(rows)
         + "</table>"
         + _how_sure(uncertainty, [m for m in order if average(m) is not None], names)
@@ -233,7 +235,7 @@ def _mean(points: Sequence[PointLine], result: float | None) -> str:
     terms = " + ".join(
         f"{format_score(p.score)}×{p.weight:g}" for p in counted if p.score is not None
     )
-    return f"({terms}) ÷ {sum(p.weight for p in counted):g} = {format_score(result, 3)}"
+    return f"({terms}) ÷ {sum(p.weight for p in counted):g} = {format_score(result)}"
 
 
 def _group_lines(group: GroupExplanation) -> list[str]:
@@ -284,7 +286,7 @@ def _cell_section(
         if usage.get("cost_unknown"):
             bits.append(UNKNOWN)
         elif isinstance(usage.get("cost_usd"), int | float):
-            bits.append(f"${usage['cost_usd']:.5f}")
+            bits.append(f"answer {money_text(float(usage['cost_usd']))}")
         spent = f"<p class=muted>{_e(' · '.join(bits))}</p>" if bits else ""
     if cell is None:
         return f"<details><summary>{_e(name)}: no result</summary>{spent}</details>"
@@ -410,20 +412,21 @@ def render_html(
     models += sorted(
         {m for row in comparison.cells.values() for m in row} - set(models) - {IDEAL_MODEL_ID}
     )
-    names = _names(models)
+    names = display_names(models)
     prompts = _prompt_order(comparison)
     moment = (generated_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
     description = f"<pre>{_e(comparison.description)}</pre>" if comparison.description else ""
     link_html = f"<p class=muted>Studio link: <code>{_e(link)}</code></p>" if link else ""
-    total_cost = sum(
-        float(u["cost_usd"]) for u in usage.values() if isinstance(u.get("cost_usd"), int | float)
-    )
     facts = (
         f"{len(prompts)} prompts · {len(models)} models · run {comparison.run_label or '–'} of "
         f"{comparison.timestamp or '–'}"
-        + (f" · cost: {cost_text(total_cost, bool(unknown & set(models)))}" if usage else "")
     )
-    if usage and unknown & set(models):
+    cost = comparison.cost  # the figures every page shows (`blueprintStudio.cost`)
+    if cost is not None:
+        facts += f" · {cost.breakdown()}"
+        if cost.unpriced:
+            facts += f". No price is known for {', '.join(cost.unpriced)}: {PRICE_HOWTO}."
+    elif usage and unknown & set(models):
         facts += f". No price is known for some models: {PRICE_HOWTO}."
     executive = read_executive(comparison.extra.get("executiveSummary"))
     body = (

@@ -11,12 +11,19 @@ from engine.blueprint.models import Blueprint
 from engine.jsonl import read_jsonl
 from engine.judge.keypoints import KeyPoints
 from engine.offline import build_comparison
-from engine.report.comparison import Comparison, cell_from_weval, safe_timestamp
+from engine.report.comparison import IDEAL_MODEL_ID, Comparison, cell_from_weval, safe_timestamp
+from engine.report.runcost import RunCost
 from engine.scoring.cells import CellScore
 from engine.similarity.tables import embedding_model, uses_embeddings
 from engine.store import CallRow, CellRow, RunRecord, Store
 
-__all__ = ["comparison_from_rows", "replay_rows", "run_timestamp", "stored_comparison"]
+__all__ = [
+    "comparison_from_rows",
+    "replay_rows",
+    "run_cost",
+    "run_timestamp",
+    "stored_comparison",
+]
 
 
 def replay_rows(path: str) -> dict[str, dict[str, Any]]:
@@ -111,11 +118,21 @@ def stored_comparison(
     comparison = comparison_from_rows(
         blueprint, cells, run_key_points(store, run_id, blueprint), calls
     )
+    comparison.cost = run_cost(store, run_id, comparison.models)
     run = store.get_run(run_id)
     stamp = run_timestamp(run) if run is not None else None
     if stamp is not None:  # the run's own time, the same at every reading, not the reading's
         comparison.timestamp = stamp
     return comparison
+
+
+def run_cost(store: Store, run_id: str, models: Sequence[str] = ()) -> RunCost:
+    """What a stored run cost, from its call log (`engine.report.runcost`).
+
+    `models` (effective ids) are listed per model even when they cost nothing.
+    """
+    listed = [m for m in models if m != IDEAL_MODEL_ID]
+    return RunCost.from_calls(store.call_costs(run_id), listed)
 
 
 def run_timestamp(run: RunRecord) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import importlib
 import sys
@@ -40,6 +41,12 @@ if TYPE_CHECKING:
     from engine.scoring.cells import CellScore
 
 __all__ = ["SCORING_MODULES", "execute_run"]
+
+_JUDGED: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
+    "judged_cell", default=None
+)
+"""The (prompt id, effective model) being judged: its judge calls are logged with it, so the
+judging of an answer counts in its model's cost (`engine.report.runcost`)."""
 
 SCORING_MODULES = (
     "engine.assessment",
@@ -123,7 +130,9 @@ class _Runner:
             concurrency=options.concurrency,
         )
         self.env = CheckEnv(settings=settings)
-        self.progress = Progress(total_calls=plan.total_calls, total_cells=len(plan.cells))
+        self.progress = Progress(
+            total_calls=options.planned_calls(plan.total_calls), total_cells=len(plan.cells)
+        )
         for cell in plan.cells:
             self.progress.per_model.setdefault(cell.model_id, [0, 0])[1] += 1
         self.judge: ConsensusJudge | None = None
@@ -218,7 +227,13 @@ class _Runner:
     # --- calls ---------------------------------------------------------------------
 
     async def _judge_call(self, judge: JudgeSpec, system: str, user: str) -> str:
-        result = await self.caller.chat("judge", judge_request(judge, system, user))
+        cell = _JUDGED.get()
+        result = await self.caller.chat(
+            "judge",
+            judge_request(judge, system, user),
+            prompt_id=cell[0] if cell else None,
+            cell_model=cell[1] if cell else None,
+        )
         return result.text
 
     def _written(self, future: Future[None]) -> None:
@@ -321,6 +336,7 @@ class _Runner:
         judged: tuple[list[PointAssessment], dict[str, Any] | None] | None = None
         _, texts = ordered_points(cell.prompt)
         if texts and self.judge is not None:
+            _JUDGED.set((cell.prompt.id, cell.model_id))  # this task's context only
             judged = await self.judge.judge_points(self.blueprint, cell.prompt, evidence, texts)
         if _needs_network(cell.prompt):
             # $call / $factcheck block on HTTP: keep them off the event loop
@@ -502,7 +518,7 @@ class _Runner:
 
     def _complete(self, rows: list[CellRow], totals: RunTotals) -> RunOutcome:
         """Summarize the run, write its comparison (when asked) and record it completed."""
-        from engine.run.assemble import comparison_from_rows
+        from engine.run.assemble import comparison_from_rows, run_cost
         from engine.scoring.summary import CellOutcome, summarize_outcomes
 
         weights = {pr.id: pr.weight for pr in self.blueprint.prompts}
@@ -522,6 +538,7 @@ class _Runner:
                 self.blueprint, rows, self.key_points, calls, self.scores, run_label=label
             )
             comparison.rescored_from = self.options.rescored_from
+            comparison.cost = run_cost(self.store, self.run_id, comparison.models)
             if self.options.summary_model and (
                 written := self.store.executive_summary(self.run_id)
             ):

@@ -53,6 +53,14 @@ class RunOptions:
     key_points_from: str | None = None
     summary_model: str | None = None
 
+    def planned_calls(self, plan_calls: int) -> int:
+        """The calls a run makes: its plan's (`RunPlan.total_calls`) plus the summary's.
+
+        The progress counts the executive summary's call as made, so the plan counts it too
+        (never "79 of 78 calls made").
+        """
+        return plan_calls + (1 if self.summary_model else 0)
+
 
 @dataclass
 class Progress:

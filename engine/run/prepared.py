@@ -118,6 +118,6 @@ def record_run(
             "summary_model": options.summary_model,
             **(extra or {}),
         },
-        total_calls=plan.total_calls,
+        total_calls=options.planned_calls(plan.total_calls),
         total_cells=len(plan.cells),
     )

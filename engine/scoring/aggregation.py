@@ -184,8 +184,9 @@ def explain(assessments: Sequence[PointAssessment]) -> ScoreExplanation:
             score=None, raw=None, groups=[], left_out=left_out, formula="nothing was scored"
         )
     raw = sum(g.score for g in groups) / len(groups)
-    parts = " + ".join(f"{g.score:.3f}" for g in groups)
-    formula = f"({parts}) / {len(groups)} = {raw:.4f} -> {js_to_fixed(raw, 2)}"
+    # scores read with 2 decimals everywhere (`engine.jsvalues.format_score`), here too
+    parts = " + ".join(js_to_fixed(g.score, 2) for g in groups)
+    formula = f"({parts}) / {len(groups)} = {js_to_fixed(raw, 2)}"
     return ScoreExplanation(
         score=js_round(raw, 2), raw=raw, groups=groups, left_out=left_out, formula=formula
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 
+from engine.modelids import display_names
 from engine.stats.intervals import Estimate
 from engine.stats.uncertainty import PairUncertainty, Uncertainty
 
@@ -106,12 +107,13 @@ def summary_lines(u: Uncertainty, order: Sequence[str] | None = None) -> list[st
     plain = [m for m, mu in u.models.items() if mu.answers == (m,)]
     if order is None:
         order = sorted(plain, key=lambda m: -(u.models[m].estimate.mean or 0.0))
+    names = display_names([*u.models, *order])  # the names every page shows
     lines = ["how sure (95% intervals over prompts; see docs/uncertainty.md):"]
     for m in order:
         if m in u.models:
-            lines.append(f"  {m}: {interval_words(u.models[m].estimate)}")
+            lines.append(f"  {names[m]}: {interval_words(u.models[m].estimate)}")
     pairs = neighbour_pairs(u, order)
-    lines += [f"  {pair_words(p.a, p.b, p.estimate)}" for p in pairs]
+    lines += [f"  {pair_words(names[p.a], names[p.b], p.estimate)}" for p in pairs]
     power = power_line(u, order)
     if power:
         lines.append(f"  {power}")

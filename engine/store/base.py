@@ -13,6 +13,7 @@ from engine.errors import StoreError
 from engine.store.reviews import ReviewRow
 from engine.store.rows import (
     CacheEntry,
+    CallCost,
     CallRow,
     CellRow,
     DraftRow,
@@ -249,6 +250,10 @@ class Store(Protocol):
 
     def model_totals(self, run_id: str) -> dict[str, ModelTotals]:
         """Return per effective model: cells, tokens in/out, cost (USD) and mean latency (ms)."""
+        ...
+
+    def call_costs(self, run_id: str) -> list[CallCost]:
+        """Return a run's logged calls summed per kind, model and cell model (its cost)."""
         ...
 
     def run_calls(self, run_id: str, kind: str | None = None) -> dict[str, CallRow]:

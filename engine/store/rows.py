@@ -213,6 +213,25 @@ class CallRow:
 
 
 @dataclass(frozen=True)
+class CallCost:
+    """The logged calls of one kind, model and cell model, summed (`Store.call_costs`).
+
+    Attributes:
+        kind: `generate`, `judge`, `extract`, `embed` or `summary`.
+        model_id: The model called.
+        cell_model: The effective model whose answer the calls were for (generate, judge).
+        cost_usd: The dollars of the calls that were paid for and priced.
+        unpriced: How many paid calls have no known price.
+    """
+
+    kind: str
+    model_id: str
+    cell_model: str | None
+    cost_usd: float
+    unpriced: int = 0
+
+
+@dataclass(frozen=True)
 class CacheEntry:
     """An answer to keep for later runs, by call key (its value is the answer as JSON)."""
 

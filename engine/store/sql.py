@@ -17,6 +17,7 @@ from engine.store.drafts import DraftQueries
 from engine.store.migrations import now
 from engine.store.reviews import ReviewQueries
 from engine.store.rows import (
+    CallCost,
     CallRow,
     CellRow,
     JudgmentRow,
@@ -296,6 +297,24 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
             str(m): ModelTotals(int(n), int(i or 0), int(o or 0), float(c or 0), float(lat or 0))
             for m, n, i, o, c, lat in rows
         }
+
+    def call_costs(self, run_id: str) -> list[CallCost]:
+        """Return a run's logged calls summed per kind, model and cell model (its cost).
+
+        Calls answered from the cache cost nothing; a paid call with no recorded cost has no
+        known price (`CallCost.unpriced`); failed calls are left out.
+        """
+        rows = self._read(
+            "SELECT kind, model_id, cell_model, "
+            "SUM(CASE WHEN cached = 0 THEN COALESCE(cost_usd, 0) ELSE 0 END), "
+            "SUM(CASE WHEN cached = 0 AND cost_usd IS NULL THEN 1 ELSE 0 END) "
+            "FROM calls WHERE run_id=? AND error IS NULL GROUP BY kind, model_id, cell_model",
+            (run_id,),
+        )
+        return [
+            CallCost(str(k), str(m), None if c is None else str(c), float(usd or 0), int(n or 0))
+            for k, m, c, usd, n in rows
+        ]
 
     def run_calls(self, run_id: str, kind: str | None = None) -> dict[str, CallRow]:
         """Return the logged calls of a run by key, finished or failed (to resume).

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from string import ascii_uppercase
 
+from engine.modelids import base_model_id, display_names
 from engine.summary.canonical import canonical_model_id, split_suffixes
 
 __all__ = ["Anonymizer"]
@@ -24,8 +25,10 @@ def _letters(index: int) -> str:
 class Anonymizer:
     """Labels for the models of a run: each graded model a letter, variants keep their suffix.
 
-    `openai:gpt-4.1[temp:0.5]` becomes `Model A[temp:0.5]`. A model is graded once under its
-    canonical id (`engine.summary.canonical`), as Weval grades it, so two routes to one model
+    `openai:gpt-4.1[temp:0.5]` becomes `Model A[temp:0.5]` when the run has several variants
+    of a model; otherwise the suffix is dropped as on every page (`ideal[temp:0]` is `Model
+    A`, named back `ideal`). A model is graded once under its canonical id
+    (`engine.summary.canonical`), as Weval grades it, so two routes to one model
     (`openai:gpt-4.1`, `openrouter:openai/gpt-4.1`) share a letter. The letters follow the
     sorted canonical ids, so the same run always gets the same labels (and the same cache key).
     """
@@ -35,8 +38,9 @@ class Anonymizer:
         bases = sorted(set(graded.values()))
         self.base_labels: dict[str, str] = {b: f"Model {_letters(i)}" for i, b in enumerate(bases)}
         self.base_of: dict[str, str] = {v: k for k, v in self.base_labels.items()}
+        shown = display_names(models)
         self.labels: dict[str, str] = {
-            m: self.base_labels[graded[m]] + split_suffixes(m)[1] for m in models
+            m: self.base_labels[graded[m]] + shown[m][len(base_model_id(m)) :] for m in models
         }
         self._spelled: dict[str, str] = {}
         for m in models:

@@ -126,6 +126,10 @@ def _report(comparison: Comparison, names: Anonymizer) -> str:
     for pid in comparison.prompt_ids:
         lines.append(f"\n## Prompt {pid}")
         lines.append(_clip(_prompt_text(comparison.prompt_contexts.get(pid)), _RESPONSE_CHARS))
+        if _not_scored(comparison, pid):
+            lines.append(NOT_SCORED)
+            lines += _answers(comparison, pid, models, names)
+            continue
         for m in models:
             cell = comparison.cell(pid, m)
             lines.append(f"\n### {names.label(m)}")
@@ -141,6 +145,35 @@ def _report(comparison: Comparison, names: Anonymizer) -> str:
                 kind = "should not" if a.is_inverted else "should"
                 lines.append(f"- [{kind}] {_clip(a.key_point_text, 300)}: {got}")
     return _clip(names.hide("\n".join(lines)), MAX_REPORT_CHARS)
+
+
+NOT_SCORED = (
+    "NOT SCORED. This prompt has no rubric points of its own: they were to be found in its "
+    "ideal answer by an extraction model, and none could be (the extraction failed). No "
+    "answer to it was scored. This is a gap in the evaluation's rubric, not a failure of the "
+    "models: do not blame or credit any model for this prompt's missing score. The answers "
+    "are below for context."
+)
+"""What the summary model is told about a prompt whose key points could not be extracted."""
+
+
+def _not_scored(comparison: Comparison, pid: str) -> bool:
+    """True when the prompt was skipped because its key points could not be extracted."""
+    note = comparison.key_point_extraction.get(pid)
+    return bool(note and note.get("error"))
+
+
+def _answers(comparison: Comparison, pid: str, models: list[str], names: Anonymizer) -> list[str]:
+    """Each model's answer to an unscored prompt (no error text: it may name a model)."""
+    lines: list[str] = []
+    for m in models:
+        lines.append(f"\n### {names.label(m)}")
+        if m in comparison.errors.get(pid, {}):
+            lines.append("(no answer: generating it failed)")
+            continue
+        answer = comparison.responses.get(pid, {}).get(m)
+        lines.append("Not scored. Answer: " + _clip(answer or "", _RESPONSE_CHARS))
+    return lines
 
 
 def summary_messages(comparison: Comparison, names: Anonymizer) -> list[dict[str, str]]:

@@ -8,8 +8,9 @@ import streamlit as st
 
 from engine.jsvalues import format_score
 from engine.modelids import base_model_id
-from engine.providers import PriceTable
-from engine.report.costs import PRICE_HOWTO, UNKNOWN, price_table, run_cost_text
+from engine.report.costs import PRICE_HOWTO, UNKNOWN
+from engine.report.runcost import money_text
+from engine.run.assemble import run_cost
 from engine.store import RunRecord
 from studio import access, runs, services, share, state
 from studio.components.common import notice
@@ -41,7 +42,7 @@ def _version(run: RunRecord) -> str:
     return "—"
 
 
-def _row(run: RunRecord, base: str, prices: PriceTable | None = None) -> dict[str, Any]:
+def _row(run: RunRecord, base: str) -> dict[str, Any]:
     return {
         "Results": share.results_link(base, run.id),
         "Blueprint": run.title or "Untitled blueprint",
@@ -49,7 +50,8 @@ def _row(run: RunRecord, base: str, prices: PriceTable | None = None) -> dict[st
         "Status": runs.status_word(run.live_status),
         "Scores": _scores(run) or "—",
         "Answers": f"{run.done_cells} of {run.total_cells}",
-        "Cost": run_cost_text(run.cost_usd, run.options, prices),
+        # the figure of the run's results page, report and JSON (`blueprintStudio.cost`)
+        "Cost": money_text(run_cost(services.store(), run.id).total),
         "Started (UTC)": run.created_at[:16].replace("T", " "),
         "Models": ", ".join(str(m) for m in run.options.get("models") or []),
     }
@@ -86,9 +88,8 @@ def main() -> None:
     )
     shown = [r for r in all_runs if r.live_status in (chosen or statuses)]
     base = share.base_url(st.context.url, tuple(p.url_path for p in PAGES))
-    prices = price_table()
     event = st.dataframe(
-        [_row(r, base, prices) for r in shown],
+        [_row(r, base) for r in shown],
         hide_index=True,
         width="stretch",
         key=TABLE_KEY,

@@ -89,7 +89,7 @@ def _empty() -> None:
     _uploader(expanded=True)
 
 
-def _run_header(run: RunRecord) -> None:
+def _run_header(run: RunRecord, results: Results | None) -> None:
     status = run.live_status
     cols = st.columns([4, 1], vertical_alignment="center")
     with cols[0]:
@@ -100,7 +100,11 @@ def _run_header(run: RunRecord) -> None:
     st.caption(
         f"Run of {run.created_at[:16].replace('T', ' ')} UTC · models: {models} · "
         f"{run.done_cells} of {run.total_cells} answers scored · "
-        f"{run_cost_text(run.cost_usd, run.options)}"
+        + (
+            safe_markdown(results.cost.breakdown())  # the leaderboard's, report's, JSON's figures
+            if results is not None and results.cost is not None
+            else run_cost_text(run.cost_usd, run.options)
+        )
     )
     if "editor" in access.allowed_pages(VIEWER) and st.button(
         "Open this version in the editor",
@@ -221,8 +225,8 @@ def _show_run(run_id: str, view: share.ResultsView) -> None:
         no_such_run()
         return
     state.set_run_id(run_id)
-    _run_header(loaded.run)
     results = loaded.results
+    _run_header(loaded.run, results)
     if results is None:
         st.info("No answer has been scored yet. Results appear here as the run goes on.")
         return

@@ -10,8 +10,9 @@ from engine.blueprint import Blueprint
 from engine.errors import BlueprintError
 from engine.judge.keypoints import key_point_prompts
 from engine.modelids import is_collection
-from engine.report.costs import PRICE_HOWTO, cost_range_text, run_cost_text
+from engine.report.costs import PRICE_HOWTO, cost_range_text
 from engine.run import judges_for
+from engine.run.assemble import run_cost
 from engine.run.plan import EXTRACTED_POINTS_GUESS
 from engine.run.service import PreparedRun
 from engine.store import RunRecord
@@ -71,7 +72,8 @@ def _progress(run: RunRecord) -> None:
         f"{run.done_calls} of {run.total_calls} calls made "
         f"({run.cached_calls} from the cache; {run.failed_calls} call"
         f"{'' if run.failed_calls == 1 else 's'} failed, including judge calls) · "
-        f"cost: {run_cost_text(run.cost_usd, run.options)} · {run.input_tokens:,} tokens in, "
+        f"{safe_markdown(run_cost(services.store(), run.id).breakdown())} · "
+        f"{run.input_tokens:,} tokens in, "
         f"{run.output_tokens:,} out"
     )
     st.caption(calls)

@@ -8,7 +8,7 @@ static table or chart (`studio.statictable`, `studio.linechart`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import pandas as pd
@@ -16,6 +16,7 @@ import pandas as pd
 from engine.compare import ModelPair, RunDiff, pair_models
 from engine.compare.words import WordDiff
 from engine.jsvalues import format_score
+from engine.modelids import display_names
 from studio.figures import _unique, score_colour
 from studio.linechart import line_chart_svg, svg_image
 from studio.statictable import Table
@@ -47,7 +48,7 @@ FILTERS: dict[Filter, str] = {
 
 
 def delta_label(baseline: float | None, candidate: float | None) -> str:
-    """A cell's text, readable without colour: `+0.25`, `−0.50`, `=` (same), or what is missing."""
+    """A cell's text, readable without colour: `+0.25`, `−0.50`, "no change", or what is missing."""
     if baseline is None and candidate is None:
         return "–"
     if baseline is None:
@@ -56,7 +57,7 @@ def delta_label(baseline: float | None, candidate: float | None) -> str:
         return "no score"
     delta = candidate - baseline
     if abs(delta) < 0.005:
-        return "= " + format_score(candidate)
+        return "no change"
     return signed(delta)
 
 
@@ -91,6 +92,8 @@ class Grid:
     prompts: list[str]
     models: list[str]
     cells: dict[tuple[str, str], Cell]
+    names: dict[str, str] = field(default_factory=dict)
+    """The name each model is shown by (`engine.modelids.display_names`)."""
 
     def keep(self, which: Filter) -> list[str]:
         """The prompts with at least one cell that passes the filter."""
@@ -132,7 +135,7 @@ def grid(diff: RunDiff) -> Grid:
         cells[(pid, model)] = Cell(
             row["baseline"], row["candidate"], row["delta"], _failed(diff, pair, pid)
         )
-    return Grid(list(prompts), list(pairs), cells)
+    return Grid(list(prompts), list(pairs), cells, display_names(pairs))
 
 
 def delta_table(g: Grid, prompts: Sequence[str]) -> Table:
@@ -153,7 +156,7 @@ def delta_table(g: Grid, prompts: Sequence[str]) -> Table:
         labels.append(row)
         colours.append(colour)
     return Table(
-        columns=_unique(g.models),
+        columns=_unique([g.names.get(m, m) for m in g.models]),
         rows=labels,
         label="Change of each prompt's score, by model (candidate minus baseline)",
         row_labels=list(prompts),
@@ -193,6 +196,8 @@ def diff_markdown(diff: WordDiff, which: Literal["baseline", "candidate"]) -> st
 def trend_frame(runs: Iterable[Any], group: str) -> pd.DataFrame:
     """Each model's average across the runs of one blueprint: rows = run time, columns = models.
 
+    The columns are the models' names as every page shows them (`display_names`).
+
     Args:
         runs: Stored runs (with `created_at`, `summary`, `config_id`, `title`).
         group: The blueprint to follow, as `group_of` names it.
@@ -211,6 +216,7 @@ def trend_frame(runs: Iterable[Any], group: str) -> pd.DataFrame:
             times.append(pd.Timestamp(str(run.created_at)).tz_localize(None))
             rows.append(row)
     frame = pd.DataFrame(rows, index=pd.DatetimeIndex(times, name="Run started (UTC)"))
+    frame = frame.rename(columns=display_names(str(c) for c in frame.columns))
     return frame.sort_index(kind="stable")
 
 
@@ -237,7 +243,7 @@ def trend_table(frame: pd.DataFrame) -> Table:
     return Table(
         columns=_unique([str(c) for c in frame.columns]),
         rows=[
-            [format_score(None if pd.isna(v) else float(v), 3, "–") for v in row]
+            [format_score(None if pd.isna(v) else float(v), 2, "–") for v in row]
             for row in frame.itertuples(index=False)
         ],
         label="Each model's average score in each run",

@@ -15,6 +15,7 @@ import streamlit as st
 from engine.compare import RunDiff, compare_runs, interval_text, load_run_view, word_diff
 from engine.errors import InputError
 from engine.jsvalues import format_score
+from engine.modelids import display_names
 from engine.store import RunRecord
 from studio import runs, services
 from studio.components.compare_data import (
@@ -129,7 +130,7 @@ def picker(all_runs: list[RunRecord], base: str | None, cand: str | None) -> Non
 
 
 def _num(value: float | None) -> str:
-    return format_score(value, 3, "–")
+    return format_score(value, 2, "–")
 
 
 def model_deltas(loaded: Loaded) -> None:
@@ -141,13 +142,16 @@ def model_deltas(loaded: Loaded) -> None:
     )
     diff = loaded.diff
     pairs = pairs_of(diff)
+    names = display_names(pairs)
+    old_names = display_names(diff.baseline.models)
     rows = []
     for m in diff.models:
         delta = m["delta"]
+        old = pairs[m["model"]].baseline
         rows.append(
             [
-                m["model"],
-                pairs[m["model"]].baseline or "–",
+                names.get(m["model"], m["model"]),
+                old_names.get(old, old) if old else "–",
                 _num(m["baseline"]),
                 _num(m["candidate"]),
                 delta_label(m["baseline"], m["candidate"]),
@@ -175,7 +179,7 @@ def delta_grid(loaded: Loaded) -> list[str]:
     st.subheader("Prompts × models")
     st.caption(
         "Each cell is the candidate's score minus the baseline's: a plus sign and blue when "
-        "better, a minus sign and red when worse, “=” when the same; “new” or “no score” "
+        "better, a minus sign and red when worse, “no change” when the same; “new” or “no score” "
         "where one run has no score, “failed” where an answer failed."
     )
     g = loaded.grid
@@ -228,11 +232,12 @@ def point_changes(loaded: Loaded) -> None:
     start, end = _rows_page(len(matching), POINT_ROWS, key, "Page of points")
     if len(matching) > POINT_ROWS:
         st.caption(f"Points {start + 1}–{end} of {len(matching):,}.")
+    names = loaded.grid.names
     rows = [
         [
             p["change"],
             p["prompt_id"],
-            p["model"],
+            names.get(p["model"], p["model"]),
             one_line(p["point"], 120),
             format_score(p["baseline"], 2, "–"),
             format_score(p["candidate"], 2, "–"),
@@ -263,7 +268,10 @@ def answers(loaded: Loaded, prompts: list[str]) -> None:
     pairs = pairs_of(diff)
     cols = st.columns(2)
     pid = cols[0].selectbox("Prompt", prompts, key=PROMPT_KEY, format_func=one_line)
-    model = cols[1].selectbox("Model", list(pairs), key=MODEL_KEY)
+    names = loaded.grid.names
+    model = cols[1].selectbox(
+        "Model", list(pairs), key=MODEL_KEY, format_func=lambda m: names.get(m, m)
+    )
     if pid is None or model is None:
         return
     pair = pairs[model]

@@ -6,13 +6,14 @@ dataframe cells or `safe_markdown`; never as HTML.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 
 import streamlit as st
 
 from engine.jsvalues import format_score
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, unpriced
 from engine.report.ranking import coverage_note
+from engine.report.runcost import money_text
 from engine.similarity.hybrid import WEVAL_SCORE_NOTE
 from engine.store import ReviewRow
 from studio import figures, services
@@ -112,8 +113,8 @@ def leaderboard(results: Results) -> None:
     if not rows:
         st.info("No model has a result yet.")
         return
-    missing = unpriced(results.models) if results.usage else []
-    st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage), unpriced=missing))
+    missing = list(results.cost.unpriced) if results.cost else []
+    st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage)))
     if results.weval_scores:
         st.caption(WEVAL_SCORE_NOTE)
     if missing:
@@ -124,8 +125,9 @@ def leaderboard(results: Results) -> None:
         )
     st.caption(
         "Failed: no answer could be generated. Not scored: an answer, but no point could be "
-        "scored (for example, only points in words and no judge). Cost and time are for "
-        "generating the answers and judging them."
+        "scored (for example, only points in words and no judge). A model's cost is its "
+        "answers plus the judging of them (answers from the cache cost nothing); time is "
+        "per answer."
     )
     how_sure(results, rows)
 
@@ -196,9 +198,9 @@ def pairs_markdown(pairs: list[PairRow], detect: float) -> str:
     for p in pairs:
         interval = "—" if p.low is None or p.high is None else f"{p.low:.2f} to {p.high:.2f}"
         lines.append(
-            f"| {safe_markdown(p.a)} | {safe_markdown(p.b)} | {_fmt(p.difference, 3)} "
+            f"| {safe_markdown(p.a)} | {safe_markdown(p.b)} | {_fmt(p.difference)} "
             f"| {interval} | {'yes' if p.separable else 'no'} | {p.prompts} "
-            f"| {_fmt(p.minimum_detectable, 3)} | {p.needed if p.needed is not None else '—'} |"
+            f"| {_fmt(p.minimum_detectable)} | {p.needed if p.needed is not None else '—'} |"
         )
     return head + "\n".join(lines)
 
@@ -218,21 +220,13 @@ def _interval(row: LeaderRow) -> str:
     return f"{_fmt(row.low)} – {_fmt(row.high)}"
 
 
-def _cost(row: LeaderRow, unpriced: Collection[str]) -> str:
-    if row.model in unpriced:
-        return UNKNOWN if row.cost_usd == 0 else f"{row.cost_usd:.4f} + unknown"
-    return f"{row.cost_usd:.4f}"
-
-
-def leaderboard_markdown(
-    rows: list[LeaderRow], *, usage_known: bool = True, unpriced: Collection[str] = ()
-) -> str:
+def leaderboard_markdown(rows: list[LeaderRow], *, usage_known: bool = True) -> str:
     """The leaderboard as a Markdown table (drawn at once, before any chart library loads).
 
     Model names are escaped with `safe_markdown` (which escapes `|` too, so a name cannot
     end its cell); every other cell is a number formatted here. Without `usage_known` (a
-    comparison file records no tokens, cost or time) those cells show "—". The cost of a
-    model in `unpriced` (no known price) is "cost unknown", never "0.0000". When a row's
+    comparison file records no tokens, cost or time) those cells show "—". A model's cost
+    (`money_text`) is "cost unknown" when a price is missing, never "$0.0000". When a row's
     Weval score differs from its average (`LeaderRow.weval_differs`), a "Weval's score"
     column shows every model's.
     """
@@ -241,7 +235,7 @@ def leaderboard_markdown(
         "| # | Model | Average | | "
         + ("Weval's score | " if weval else "")
         + "95% interval | Spread (±) | Scored | Failed | Not scored "
-        "| Tokens in / out | Cost ($) | Seconds per answer |\n"
+        "| Tokens in / out | Cost | Seconds per answer |\n"
         "|--:|:--|--:|:--|" + ("--:|" if weval else "") + ":--|--:|--:|--:|--:|--:|--:|--:|\n"
     )
     lines = []
@@ -251,14 +245,15 @@ def leaderboard_markdown(
         name = f"{name} ⚠ *{note}*" if note else name
         time_s = None if r.mean_latency_ms is None else r.mean_latency_ms / 1000
         spent = (
-            f"{r.input_tokens:,} / {r.output_tokens:,} | {_cost(r, unpriced)} | {_fmt(time_s, 2)}"
+            f"{r.input_tokens:,} / {r.output_tokens:,} | {safe_markdown(money_text(r.cost_usd))} "
+            f"| {_fmt(time_s, 2)}"
             if usage_known
             else "— | — | —"
         )
         lines.append(
-            f"| {r.rank or i} | {name} | **{_fmt(r.average, 3)}** | {_bar(r.average)} "
-            + (f"| {_fmt(r.weval_score, 3)} " if weval else "")
-            + f"| {_interval(r)} | {_fmt(r.stddev, 3)} | {r.scored} | {r.failed} | {r.unscored} "
+            f"| {r.rank or i} | {name} | **{_fmt(r.average)}** | {_bar(r.average)} "
+            + (f"| {_fmt(r.weval_score)} " if weval else "")
+            + f"| {_interval(r)} | {_fmt(r.stddev)} | {r.scored} | {r.failed} | {r.unscored} "
             f"| {spent} |"
         )
     return head + "\n".join(lines)
@@ -415,11 +410,9 @@ def _costs(results: Results, pid: str) -> None:
                 "Time (s)": None if u is None or u.latency_ms is None else u.latency_ms / 1000,
                 "Tokens in": None if u is None else u.input_tokens,
                 "Tokens out": None if u is None else u.output_tokens,
-                "Cost ($)": None
+                "Answer cost": None
                 if u is None or u.cost_usd is None
-                else UNKNOWN
-                if model in missing
-                else f"{u.cost_usd:.5f}",
+                else money_text(None if model in missing else u.cost_usd),
             }
         )
     if all(r["Time (s)"] is None and r["Tokens in"] is None for r in rows):
@@ -430,8 +423,10 @@ def _costs(results: Results, pid: str) -> None:
         width="stretch",
         column_config={
             "Time (s)": st.column_config.NumberColumn(format="%.2f"),
-            "Cost ($)": st.column_config.TextColumn(
-                "Cost ($)", help=f"“{UNKNOWN}”: the model has no price; {PRICE_HOWTO}."
+            "Answer cost": st.column_config.TextColumn(
+                "Answer cost",
+                help="Generating this answer (its judging is in the leaderboard's cost). "
+                f"“{UNKNOWN}”: the model has no price; {PRICE_HOWTO}.",
             ),
         },
     )

@@ -35,7 +35,7 @@ def variants_view(results: Results) -> None:
             hide_index=True,
             width="stretch",
             column_config={
-                "Mean score": st.column_config.NumberColumn(format="%.3f"),
-                "Spread (std-dev)": st.column_config.NumberColumn(format="%.3f"),
+                "Mean score": st.column_config.NumberColumn(format="%.2f"),
+                "Spread (std-dev)": st.column_config.NumberColumn(format="%.2f"),
             },
         )

@@ -246,3 +246,30 @@ def test_a_run_that_reuses_another_runs_extraction_judges_the_same_points(env, t
         "openai:gpt-4o-mini:"
     )
     assert outcome.key_points["tea"].points == POINTS
+
+
+def test_the_summary_is_told_an_unextracted_prompt_was_not_scored_and_sees_its_answers(
+    env, tmp_path
+):
+    from tests.fakes.scripted import SUMMARY_ANSWER
+
+    def reply(r):
+        if r.model == "summarizer":
+            return SUMMARY_ANSWER
+        return "no items" if "<IDEAL_RESPONSE>" in r.last_user else "Use water at 80 degrees."
+
+    env.reply_with(reply)
+    store = open_store()
+    *_, data = run(store, tmp_path, summary_model="openai:summarizer")
+    assert data["evaluationResults"]["llmCoverageScores"]["tea"] == {}
+    [call] = [c for c in env.calls if c.model == "summarizer"]
+    report = call.last_user
+    tea = report.split("## Prompt tea", 1)[1].split("## Prompt", 1)[0]
+    # issue 31: the rubric's gap is said as such, never as a failed call, and the answer is there
+    assert "NOT SCORED" in tea and "not a failure of the models" in tea
+    assert "the call failed" not in tea
+    assert "Model A" in tea and "Use water at 80 degrees." in tea
+    for leak in ("gpt-4o-mini", "gemini", "fake-a", "Key points could not be extracted"):
+        assert leak not in tea  # no model id or error text reaches the summary model
+    # a scored prompt is still described with its score
+    assert "Score: 0.00" in report.split("## Prompt plain", 1)[1].split("## Prompt", 1)[0]

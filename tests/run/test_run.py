@@ -230,7 +230,9 @@ def test_cli_run_prints_the_run_line_first_and_writes_the_comparison(env, tmp_pa
     assert first.endswith(f"/results?run={run_id}")
     assert len(list((tmp_path / "out").glob("*_comparison.json"))) == 1
     assert open_store().get_run(run_id).status == "completed"
-    assert "openai:fake-a[temp:0]  (2 scored, 0 failed;" in out.stdout
+    # the name every page shows, and the model's cost with its judging (issue 31)
+    assert "openai:fake-a  (2 scored, 0 failed;" in out.stdout
+    assert "[temp:0]" not in out.stdout.split("wrote ")[0]
     totals = open_store().model_totals(run_id)
     assert set(totals) == {"openai:fake-a[temp:0]", "anthropic:fake-b[temp:0]"}
     assert all(t.cells == 2 and t.input_tokens > 0 for t in totals.values())

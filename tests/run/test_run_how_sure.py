@@ -42,7 +42,7 @@ def test_the_closing_lines_say_which_model_is_ahead_and_how_sure(fake_llm, tmp_p
     # fake-a: 0.67 on every third prompt, else 1 (mean 0.89); fake-b: 0.33, else 0.5.
     # Paired differences 0.34, 0.5, 0.5, 0.34, 0.5, 0.5: mean 0.4467, sd 0.082624,
     # se 0.033731, t(0.975, 5) = 2.570582, so 0.4467 ± 0.0867 = 0.36 to 0.53
-    a, b = "openai:fake-a[temp:0]", "openai:fake-b[temp:0]"
+    a, b = "openai:fake-a", "openai:fake-b"  # the names every page shows (issue 31)
     assert f"  {a}: 0.89, likely between " in text
     assert (
         f"{a} scores higher than {b}, and the gap (0.45, from 0.36 to 0.53) is larger than chance."
@@ -52,5 +52,5 @@ def test_the_closing_lines_say_which_model_is_ahead_and_how_sure(fake_llm, tmp_p
     assert "; you have 6" in text
     (written,) = out.glob("*_comparison.json")
     block = json.loads(written.read_text())["blueprintStudio"]["uncertainty"]
-    assert block["models"][a]["prompts"] == 6
+    assert block["models"][f"{a}[temp:0]"]["prompts"] == 6  # the JSON keeps Weval's ids
     assert block["pairs"][0]["separable"] is True

@@ -58,7 +58,8 @@ def test_explain_prints_the_arithmetic_and_stdout_is_json(tmp_path):
     assert result.returncode == 0, result.stderr
     json.loads(result.stdout)
     assert "new-year × m: 1.00" in result.stderr
-    assert "alternative paths: best is path_1 with 1.000" in result.stderr
+    assert "alternative paths: best is path_1 with 1.00" in result.stderr
+    assert "1.000" not in result.stderr  # scores: 2 decimals everywhere (issue 31)
     assert "left out (unverified): Is polite and to the point." in result.stderr
     assert "note: 4 text point(s) were left unjudged" in result.stderr
 

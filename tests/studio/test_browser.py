@@ -169,8 +169,8 @@ def test_run_two_models_and_read_the_results(page: Any, studio: Studio, run_id: 
     page.wait_for_url(re.compile(r".*/results\?run="))
     page.get_by_role("heading", name="Leaderboard").wait_for()
     board = page.get_by_test_id("stMarkdownContainer").locator("table").first
-    expect(board).to_contain_text("1.000")
-    expect(board).to_contain_text("0.750")
+    expect(board).to_contain_text("1.00")
+    expect(board).to_contain_text("0.75")
     # the heatmap is a data grid (drawn on a canvas, with an accessible grid of its cells)
     heat = page.locator('[data-testid="stDataFrame"]').first
     cells = heat.locator('td[role="gridcell"]')
@@ -179,13 +179,13 @@ def test_run_two_models_and_read_the_results(page: Any, studio: Studio, run_id: 
     screenshot(page, "results-overview")
     click_quiet(page, page.get_by_role("tab", name="Why this score"))
     page.get_by_text("★ best path").first.wait_for()
-    page.get_by_text("Final score: (1.000 + 1.000) / 2 = 1.0000 -> 1.00").wait_for()
+    page.get_by_text("Final score: (1.00 + 1.00) / 2 = 1.00").wait_for()
     # the other model: path 2 wins, half met
     picker = page.get_by_role("combobox", name="Model", exact=True)
     picker.click()
     picker.fill("fake-b")
     page.get_by_role("option", name="openai:fake-b").click()
-    page.get_by_text("Final score: (1.000 + 0.500) / 2 = 0.7500 -> 0.75").wait_for()
+    page.get_by_text("Final score: (1.00 + 0.50) / 2 = 0.75").wait_for()
     page.wait_for_url(re.compile(r".*model=openai%3Afake-b"))  # the view is in the link
     element_screenshot(page.locator('[data-testid="stTabs"]'), "results-why")
     assert outside == []
@@ -199,8 +199,8 @@ def test_the_share_link_opens_the_same_scores_in_a_fresh_browser(
         page.get_by_role("heading", name="Leaderboard").wait_for()
         board = page.get_by_test_id("stMarkdownContainer").locator("table").first
         expect(board).to_contain_text("openai:fake-a")
-        expect(board).to_contain_text("1.000")
-        expect(board).to_contain_text("0.750")
+        expect(board).to_contain_text("1.00")
+        expect(board).to_contain_text("0.75")
         heat = page.locator('[data-testid="stDataFrame"]').first
         heat.locator('td[role="gridcell"]').filter(has_text="0.75").first.wait_for(state="attached")
         page.get_by_text(f"/results?run={run_id}").first.wait_for()
@@ -225,8 +225,8 @@ def test_the_downloaded_report_opens_offline_with_the_scores(
         view.goto(report.as_uri(), wait_until="load")
         expect(view).to_have_title("Two good ways to answer: results")
         table = view.locator("table").first
-        assert "openai:fake-a" in table.inner_text() and "1.000" in table.inner_text()
-        assert "0.750" in table.inner_text()
+        assert "openai:fake-a" in table.inner_text() and "1.00" in table.inner_text()
+        assert "0.75" in table.inner_text()
         view.locator("details summary").first.click()
         assert view.get_by_text("New Year's Day is on January 1").first.is_visible()
         assert requests == [report.as_uri()]

@@ -27,7 +27,8 @@ V2 = (
     .replace("France is Paris.", "France is Paris, not Lyon.")
     .replace("    - $icontains: spain\n", "    - $icontains: spain\n    - $icontains: toledo\n")
 )
-MODEL = "ideal[temp:0]"
+MODEL = "ideal"
+"""The name shown for `ideal[temp:0]` (no temperature set): the same on every page (issue 31)."""
 
 
 @pytest.fixture
@@ -51,14 +52,15 @@ def test_the_page_shows_model_deltas_the_grid_and_the_changed_points(two_runs):
     tables = static_tables(at)
     models = tables["cmp-models"]
     assert list(models["Model"]) == [MODEL]
-    assert list(models["Baseline"]) == ["1.000"] and list(models["Candidate"]) == ["0.835"]
+    # scores with 2 decimals, as on every page
+    assert list(models["Baseline"]) == ["1.00"] and list(models["Candidate"]) == ["0.83"]
     assert list(models["Change"]) in (["−0.16"], ["−0.17"]) and list(models["Verdict"]) == ["worse"]
     # two prompts paired: one unchanged, one 0.33 worse, so the change is within chance
     interval = list(models["95% interval of the change (paired over prompts)"])
     assert len(interval) == 1 and interval[0].endswith("within chance (2 prompts)")
     grid_frame = tables["cmp-grid"]
     assert list(grid_frame.index) == ["france", "spain"]
-    assert list(grid_frame[MODEL]) == ["= 1.00", "−0.33"]
+    assert list(grid_frame[MODEL]) == ["no change", "−0.33"]
     points = tables["cmp-points"]
     rows = sorted(zip(points["Change"], points["Prompt"], points["Point"], strict=True))
     assert rows == [
@@ -161,7 +163,7 @@ def test_a_failed_cell_passes_the_failed_filter_only():
 def test_cells_read_without_colour_and_colours_go_blue_up_red_down():
     assert delta_label(0.5, 0.75) == "+0.25"
     assert delta_label(0.75, 0.5) == "−0.25"
-    assert delta_label(0.5, 0.5) == "= 0.50"
+    assert delta_label(0.5, 0.5) == "no change"
     assert delta_label(None, 0.5) == "new 0.50"
     assert delta_colour(1.0) == "#4393c3" and delta_colour(-1.0) == "#d6604d"
     assert delta_colour(0.0) == "#f7f7f7" and delta_colour(None) == "#eeeeee"
@@ -216,7 +218,7 @@ def test_the_trend_chart_is_an_image_described_in_words_and_its_table(two_runs):
     assert len(charts) == 1
     assert f'alt="Average score of {MODEL} across 2 runs of Capitals."' in charts[0]
     trend = static_tables(at)["cmp-trend"]
-    assert list(trend[MODEL]) == ["1.000", "0.835"]
+    assert list(trend[MODEL]) == ["1.00", "0.83"]
 
 
 def test_the_run_pickers_are_built_only_while_their_expander_is_open(two_runs):

@@ -60,12 +60,12 @@ def test_explanation_bars_show_points_groups_paths_and_the_final_score():
 
 def test_explanation_steps_spell_out_the_arithmetic():
     steps = figures.explanation_steps(explain(worked_example()))
-    assert steps[0] == "Required points: (1.00×1 + 0.75×2) ÷ 3 = 0.833"
+    assert steps[0] == "Required points: (1.00×1 + 0.75×2) ÷ 3 = 0.83"
     assert steps[1] == "Alternative paths (only the best one counts, as one item):"
-    assert steps[2] == "  Path 1: (0.20×1 + 0.00×1) ÷ 2 = 0.100"
-    assert steps[3] == "  Path 2: (1.00×1) ÷ 1 = 1.000 ← best path: this one counts"
+    assert steps[2] == "  Path 1: (0.20×1 + 0.00×1) ÷ 2 = 0.10"
+    assert steps[3] == "  Path 2: (1.00×1) ÷ 1 = 1.00 ← best path: this one counts"
     assert steps[4].startswith("Left out of the mean: “Needs a judge” (unverified")
-    assert steps[-1] == "Final score: (0.833 + 1.000) / 2 = 0.9167 -> 0.92"
+    assert steps[-1] == "Final score: (0.83 + 1.00) / 2 = 0.92"
 
 
 def test_explanation_figure_data():

@@ -33,7 +33,7 @@ def test_rows_numbers_and_bars():
     table = leaderboard_markdown([row("a", 0.75, stddev=0.1), row("b", None)]).splitlines()
     assert table[0].startswith("| # | Model | Average |")
     assert table[2] == (
-        "| 1 | a | **0.750** | ██████ | — | 0.100 | 1 | 0 | 0 | 1,200 / 30 | 0.0012 | 1.50 |"
+        "| 1 | a | **0.75** | ██████ | — | 0.10 | 1 | 0 | 0 | 1,200 / 30 | \\$0\\.0012 | 1.50 |"
     )
     assert table[3].startswith("| 2 | b | **—** |  | — | — | 0 | 1 |")
 

@@ -239,15 +239,17 @@ def test_results_of_a_shared_link(or_paths_run):
     assert list(heat.columns) == ["openai:fake-a", "openai:fake-b"]
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     # one prompt, the same score: too close to call, so the two share the first rank
-    assert "| 1= | openai:fake-a | **1.000** | ████████ | — |" in board
-    assert "| 1= | openai:fake-b | **1.000** |" in board
+    assert "| 1= | openai:fake-a | **1.00** | ████████ | — |" in board
+    assert "| 1= | openai:fake-b | **1.00** |" in board
     grid = at.dataframe[1].value
-    assert list(grid["Group"]) == ["Path 1", "Required", "Path 1", "Path 2", "Path 2"]
+    # Points × models in the blueprint's order (issue 31)
+    assert list(grid["Group"]) == ["Required", "Path 1", "Path 1", "Path 2", "Path 2"]
+    assert list(grid["#"]) == [1, 2, 3, 4, 5]
     at.session_state["res_tab"] = "Why this score"
     at.run()
     assert len(at.get("plotly_chart")) == 1  # the explanation
     steps = [t for t in texts(at, "text") if t.startswith("Final score")]
-    assert steps == ["Final score: (1.000 + 1.000) / 2 = 1.0000 -> 1.00"]
+    assert steps == ["Final score: (1.00 + 1.00) / 2 = 1.00"]
     assert any(str(c.value).endswith(f"/results?run={run_id}") for c in at.code)
     # the model picker writes the view back to the link
     at.selectbox(key="res_model").set_value("openai:fake-b[temp:0]").run()
@@ -337,7 +339,7 @@ def test_an_uploaded_comparison_is_shown_and_a_foreign_file_explained():
     at.switch_page("app_pages/results.py").run()
     assert not at.exception
     assert "From Weval" in texts(at, "subheader")
-    assert any("| 1 | m1 | **0.500** |" in m for m in texts(at, "markdown"))
+    assert any("| 1 | m1 | **0.50** |" in m for m in texts(at, "markdown"))
 
 
 # --- history ----------------------------------------------------------------------------

@@ -54,8 +54,8 @@ def test_results_page_leaderboard_marks_the_partial_model():
     assert not at.exception
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     lines = board.splitlines()
-    assert lines[2].startswith("| 1 | steady | **0.500** |")
-    assert lines[3].startswith("| 2 | lucky ⚠ *scored on 1 of 3 prompts* | **1.000** |")
+    assert lines[2].startswith("| 1 | steady | **0.50** |")
+    assert lines[3].startswith("| 2 | lucky ⚠ *scored on 1 of 3 prompts* | **1.00** |")
 
 
 def test_html_report_ranks_and_marks_the_same_way():

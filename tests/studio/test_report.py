@@ -67,8 +67,9 @@ def test_report_has_the_scores_and_the_arithmetic(or_paths_run):
     assert "Two good ways to answer" in text
     assert "Leaderboard" in text and "openai:fake-a" in text and "openai:fake-b" in text
     for model, summary in comparison.summaries().items():
-        assert f"{summary.average:.3f}" in text, model
-    assert "Final score: (1.000 + 1.000) / 2 = 1.0000 -> 1.00" in text
+        assert f"{summary.average:.2f}" in text, model
+    # one rounding rule for scores: 2 decimals, never "1.0000 -> 1.00" (issue 31)
+    assert "Final score: (1.00 + 1.00) / 2 = 1.00" in text and "1.000" not in text
     assert "← best path, counts" in text
     assert "New Year's Day is on January 1 in the Gregorian calendar." in text
     assert 'http-equiv="Content-Security-Policy"' in doc and "default-src 'none'" in doc
@@ -134,7 +135,7 @@ def test_report_of_a_failed_cell_and_usage():
     )
     assert_inert(doc)
     assert "Generation failed: timeout" in doc
-    assert "1.50 s" in doc and "$0.00100" in doc
+    assert "1.50 s" in doc and "answer $0.0010" in doc
 
 
 def test_csv_has_one_row_per_prompt_model_point(or_paths_run):
@@ -144,7 +145,9 @@ def test_csv_has_one_row_per_prompt_model_point(or_paths_run):
     assert len(rows) == 2 * 5
     assert list(rows[0]) == list(CSV_COLUMNS)
     first = rows[0]
-    assert first["prompt_id"] == "new-year" and first["model"] == "openai:fake-a[temp:0]"
+    # the name every page shows; Weval's id beside it (issue 31)
+    assert first["prompt_id"] == "new-year" and first["model"] == "openai:fake-a"
+    assert first["model_id"] == "openai:fake-a[temp:0]"
     assert first["point"] == 'Function: icontains("january 1")'
     assert first["path"] == "path_1" and first["status"] == "scored"
     assert float(first["cell_score"]) == 1.0

@@ -42,9 +42,11 @@ def test_point_grid_and_reflections(or_paths_run):
     store, run_id = or_paths_run
     results = results_of(store, run_id)
     grid = results.point_grid("new-year")
-    assert [row["Group"] for row in grid] == ["Path 1", "Required", "Path 1", "Path 2", "Path 2"]
-    assert grid[0]["Point"] == 'Function: icontains("january 1")'
-    assert grid[0]["openai:fake-a"] == "1.00" and grid[0]["openai:fake-b"] == "0.00"
+    # in the blueprint's order (issue 31): "Is polite" is written first, the function second
+    assert [row["#"] for row in grid] == [1, 2, 3, 4, 5]
+    assert [row["Group"] for row in grid] == ["Required", "Path 1", "Path 1", "Path 2", "Path 2"]
+    assert grid[1]["Point"] == 'Function: icontains("january 1")'
+    assert grid[1]["openai:fake-a"] == "1.00" and grid[1]["openai:fake-b"] == "0.00"
     reasons = results.reflections("new-year", "openai:fake-b[temp:0]")
     assert len(reasons) == 5
     assert "openai:fake-judge" in reasons[1]["Judges"]
@@ -78,8 +80,8 @@ def test_unjudged_text_points_say_they_need_a_judge(fake_llm):
     run_id = make_run(store, example("or-paths.yml"), ["ideal"], judge=False)
     results = results_of(store, run_id)
     grid = results.point_grid("new-year")
-    assert grid[1]["ideal"] == "needs a judge"
-    assert grid[0]["ideal"] == "1.00"
+    assert grid[0]["ideal"] == "needs a judge"
+    assert grid[1]["ideal"] == "1.00"
 
 
 def test_comparison_file_without_usage():

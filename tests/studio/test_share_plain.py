@@ -67,7 +67,7 @@ def test_an_anyone_link_shows_the_scores_as_inert_html(client: TestClient, share
     assert form is not None and 'action="share/download"' in form.group(0)
     assert_inert(doc.replace(form.group(0), ""))
     text = " ".join(parsed(doc).text)
-    assert "Leaderboard" in text and "1.000" in text and "read-only" in text
+    assert "Leaderboard" in text and "1.00" in text and "read-only" in text
     assert HOSTILE in text  # the model's answer is text on the page, never markup
     assert "<script>window" not in doc
     assert f"/share?token={token}" in text  # the link, shown as text

@@ -143,3 +143,22 @@ def test_a_resumed_run_still_writes_its_summary(env, tmp_path):
     assert store.executive_summary(prepared.run_id)["modelId"] == SUMMARIZER
     # the summary call is one of the run's calls: counted in its progress
     assert outcome.progress.done_calls == len(env.calls)
+
+
+def test_the_plan_counts_the_summary_call_and_its_cost_is_in_the_total(env, tmp_path):
+    home = os.environ["BLUEPRINT_HOME"]  # a fresh folder per test (tests/conftest.py)
+    with open(os.path.join(home, "settings.toml"), "w") as f:
+        f.write("[prices]\n")
+        for model in ("openai:fake-a", "anthropic:fake-b", "openai:judge-1", SUMMARIZER):
+            f.write(f'"{model}" = {{ input = 1.0, output = 2.0 }}\n')
+    store = open_store()
+    prepared, outcome = _run(store, tmp_path)
+    p = outcome.progress
+    # never "11 of 10 calls made": the summary's call is planned as it is counted (issue 31)
+    assert p.done_calls == p.total_calls == len(env.calls)
+    assert store.get_run(prepared.run_id).total_calls == p.total_calls
+    cost = json.loads(outcome.path.read_text())["blueprintStudio"]["cost"]
+    [summary] = [c for c in store.run_calls(prepared.run_id).values() if c.kind == "summary"]
+    assert summary.cost_usd > 0 and cost["other"] == pytest.approx(summary.cost_usd)
+    assert cost["total"] == pytest.approx(sum(cost["perModel"].values()) + cost["other"])
+    assert cost["total"] == pytest.approx(store.get_run(prepared.run_id).cost_usd)
