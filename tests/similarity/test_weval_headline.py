@@ -75,8 +75,9 @@ def test_the_cli_prints_wevals_score_beside_the_average(failed_extraction):
     assert comparison.cells["tea"] == {}
     assert comparison.summaries()[A].average == 1
     # the model's own line (the closing "how sure" lines may name it too)
-    [line] = [x for x in stdout.splitlines() if A in x and x.strip().startswith("1.000")]
-    assert f"Weval's score {weval:.3f}" in line
+    shown = A.removesuffix("[temp:0]")  # one temperature: the CLI shows the model's own name
+    [line] = [x for x in stdout.splitlines() if shown in x and x.strip().startswith("1.00")]
+    assert f"Weval's score {weval:.2f}" in line
     assert "note: Weval's score is the average of its hybrid score" in stdout
 
 
@@ -87,9 +88,9 @@ def test_the_json_studio_and_html_show_wevals_figure(failed_extraction):
     assert comparison.weval_scores() == {A: pytest.approx(weval)}
     table = leaderboard_markdown(Results(comparison).leaderboard()).splitlines()
     assert "| Weval's score |" in table[0]
-    assert f"| **1.000** | ████████ | {weval:.3f} |" in table[2]
+    assert f"| **1.00** | ████████ | {weval:.2f} |" in table[2]
     html = render_html(comparison)
-    assert "<th>Weval's score</th>" in html and f"<td class=num>{weval:.3f}</td>" in html
+    assert "<th>Weval's score</th>" in html and f"<td class=num>{weval:.2f}</td>" in html
 
 
 def test_when_every_prompt_has_coverage_the_figures_are_one(fake_llm, tmp_path):
