@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from engine.store import open_store
@@ -16,6 +17,20 @@ from tests.studio.browser import click_quiet, new_page, running_studio, screensh
 from tests.studio.conftest import run_or_paths
 
 pytestmark = pytest.mark.browser
+
+
+def _pick(page: Any, box: Any, option: str) -> None:
+    """Pick `option` in the multiselect `box`, opening its list again if a redraw closed it."""
+    target = page.get_by_role("option", name=re.compile(re.escape(option)))
+    for _ in range(3):
+        if not target.is_visible():
+            box.click()
+        try:
+            target.wait_for(timeout=10_000)
+            break
+        except PlaywrightTimeoutError:
+            continue
+    click_quiet(page, target)
 
 
 def test_a_verdict_is_saved_and_its_point_is_listed_to_rewrite(
@@ -30,9 +45,8 @@ def test_a_verdict_is_saved_and_its_point_is_listed_to_rewrite(
         wait_quiet(page)
         expect(page.get_by_text("point(s) to rewrite first")).to_have_count(0)
         box = page.get_by_role("combobox", name="Judged points (one or several)")
-        box.click()
         for option in ("#1 · openai:fake-b", "#3 · openai:fake-b"):  # two points at once
-            click_quiet(page, page.get_by_role("option", name=re.compile(re.escape(option))))
+            _pick(page, box, option)
         box.press("Escape")
         click_quiet(page, page.get_by_text("Give my own score"))
         click_quiet(page, page.get_by_role("button", name="Save verdict"))
