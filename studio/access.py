@@ -92,11 +92,6 @@ class Viewer:
     refusal: Refusal | None = None
     session: str | None = None
 
-    @property
-    def denied(self) -> bool:
-        """True when the identity provider logged in someone this studio refuses."""
-        return self.refusal is not None
-
 
 def allowed_pages(viewer: Viewer) -> tuple[str, ...]:
     """The url_paths this viewer may open.

@@ -258,6 +258,33 @@ def streamlit_command(
     ]
 
 
+def _warn_without_admin() -> None:
+    """Team mode: say at start when the team has no admin, and how to give it one."""
+    from engine.errors import EngineError
+    from engine.login import FIX_NO_ADMIN, has_admin
+    from engine.settings import load_settings
+    from engine.store import open_store
+    from engine.store.users import first_admins
+
+    try:
+        if has_admin(open_store().users()):
+            return
+        listed = sorted(first_admins(os.environ, load_settings().team_admins))
+    except EngineError:
+        return  # the studio says what is wrong with the store or the settings on its pages
+    later = (
+        f"{', '.join(listed)} become admin at their next login (with an e-mail the identity "
+        "provider marks verified), or run"
+        if listed
+        else "run"
+    )
+    click.echo(
+        f"warning: this team has no admin yet: {later} `{FIX_NO_ADMIN}` "
+        "(with the studio's BLUEPRINT_DATABASE_URL).",
+        err=True,
+    )
+
+
 @click.command("studio")
 @click.option(
     "--port",
@@ -289,6 +316,8 @@ def studio(port: int, host: str | None, public_url: str | None) -> None:
         problem = auth_problem(mode, Path.cwd())
         if problem is not None:
             raise click.UsageError(problem)
+    if mode.team:
+        _warn_without_admin()
     env = dict(os.environ)
     if mode.team:
         env["BLUEPRINT_STUDIO_URL"] = mode.base_url
