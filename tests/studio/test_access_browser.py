@@ -17,6 +17,7 @@ import subprocess
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -159,8 +160,17 @@ def test_a_failing_page_shows_an_error_id_and_the_log_holds_the_traceback(
     for leak in ("Traceback", ".py", str(team.home), "site-packages", "JSONDecodeError"):
         assert leak not in body
     ident = found.group(1)
-    deadline_log = team.log.read_text(errors="replace")
-    assert f"error {ident} on results" in deadline_log
-    after = deadline_log.split(f"error {ident}", 1)[1]
+    server_log = team.log.read_text(errors="replace")
+    assert f"error {ident} on results" in server_log
+    after = server_log.split(f"error {ident}", 1)[1]
     assert "Traceback (most recent call last)" in after and "JSONDecodeError" in after
     alice.context.close()
+
+    link = store.create_share_link(run_id, "anyone", created_by="alice@example.com")
+    shared = httpx.get(f"{team.url}/share", params={"token": link.token}, timeout=60)
+    assert shared.status_code == 500 and shared.headers["cache-control"] == "no-store"
+    found = re.search(r"error id ([0-9a-f]{8})", shared.text)
+    assert found is not None
+    for leak in ("Traceback", ".py", str(team.home), "JSONDecodeError"):
+        assert leak not in shared.text
+    assert f"error {found.group(1)} on share" in team.log.read_text(errors="replace")
