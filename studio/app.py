@@ -87,7 +87,7 @@ def _restore_draft() -> None:
         state.set_text(text)
 
 
-if viewer.team and (viewer.logged_in or viewer.refusal is not None):
+if viewer.team and viewer.logged_in:
     access.warn_no_admin()
 
 if not viewer.logged_in:
