@@ -17,6 +17,7 @@ from engine.errors import ConfigError
 
 __all__ = [
     "DEFAULT_MAX_INPUT_MB",
+    "DEFAULT_SESSION_IDLE_HOURS",
     "DEFAULT_VERSION_PAUSE_S",
     "Settings",
     "home_dir",
@@ -27,6 +28,8 @@ DEFAULT_HOME = Path("~/.blueprint-studio")
 DEFAULT_MAX_INPUT_MB = 32.0
 DEFAULT_VERSION_PAUSE_S = 30.0
 """Seconds without an edit after which the next edit of a draft starts a new version."""
+DEFAULT_SESSION_IDLE_HOURS = 8.0
+"""Hours without a request after which a team member's login session ends."""
 
 
 def _home_path() -> Path:
@@ -76,8 +79,11 @@ class Settings:
             `[editor]`); see `engine.store.versions`.
         team_domains: E-mail domains whose members may log in to a team studio
             (`allowed_domains` under `[team]`, added to `BLUEPRINT_ALLOWED_DOMAINS`; none: any).
-        team_admins: E-mails that are admins at their first login (`admins` under `[team]`,
-            added to `BLUEPRINT_ADMINS`).
+        team_admins: E-mails that are made admins at every login when the identity provider
+            says the e-mail is verified (`admins` under `[team]`, added to `BLUEPRINT_ADMINS`).
+        session_idle_hours: Hours without a request after which a team member's login ends
+            on the server (`BLUEPRINT_SESSION_IDLE_HOURS`, or `session_idle_hours` under
+            `[team]`; default 8).
         model_allow: Hosts a blueprint's custom model objects may reach (`BLUEPRINT_MODEL_ALLOW`
             or `[models] allow`), the same syntax and rules as `call_allow`.
         collections: Model collections (`CORE = ["openai:gpt-4.1-mini", ...]` under
@@ -96,6 +102,7 @@ class Settings:
     collections: dict[str, tuple[str, ...]] = field(default_factory=dict)
     team_domains: tuple[str, ...] = ()
     team_admins: tuple[str, ...] = ()
+    session_idle_hours: float = DEFAULT_SESSION_IDLE_HOURS
 
 
 def _number(
@@ -138,6 +145,21 @@ def _version_pause_s(data: dict[str, Any], path: Path) -> float:
     )
     if not 0 <= value < math.inf:
         raise ConfigError(f"{where} must be a number of seconds, 0 or more, such as 30.")
+    return value
+
+
+def _session_idle_hours(data: dict[str, Any], path: Path) -> float:
+    """The idle time that ends a login (`BLUEPRINT_SESSION_IDLE_HOURS`, `[team]`), in hours."""
+    value, where = _number(
+        data,
+        path,
+        "team",
+        "session_idle_hours",
+        "BLUEPRINT_SESSION_IDLE_HOURS",
+        DEFAULT_SESSION_IDLE_HOURS,
+    )
+    if not 0 < value < math.inf:
+        raise ConfigError(f"{where} must be a number of hours above 0, such as 8.")
     return value
 
 
@@ -231,4 +253,5 @@ def load_settings(path: Path | None = None) -> Settings:
         collections=_collections(path, data),
         team_domains=_team_list(path, data, "allowed_domains", "e-mail domains"),
         team_admins=_team_list(path, data, "admins", "e-mail addresses"),
+        session_idle_hours=_session_idle_hours(data, path),
     )

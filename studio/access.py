@@ -2,10 +2,11 @@
 
 Access is decided on the server, before `st.navigation`: a page left out of the navigation
 never runs, whatever URL is typed; `guard` checks the viewer's role again at the top of every
-page. Team members are recorded on first login (`BLUEPRINT_ADMINS` are admins from the start,
-everyone else a viewer until an admin changes it); `BLUEPRINT_ALLOWED_DOMAINS` limits who may
-log in. The decisions are plain functions (`allowed_pages`, `link_verdict`) tested without a
-browser.
+page. In team mode every run of the script asks `engine.login.admit` (members, roles and
+server-side login sessions, so removing a member or logging out takes effect at the next
+click); `BLUEPRINT_ALLOWED_DOMAINS` limits who may log in and verified e-mails of
+`BLUEPRINT_ADMINS` are admins. The decisions are plain functions (`allowed_pages`,
+`link_verdict`, `admit`) tested without a browser.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from typing import Literal
 import streamlit as st
 
 from engine.errors import ConfigError
+from engine.login import FIX_NO_ADMIN, REFUSALS, Refusal, admit, has_admin, session_id
 from engine.settings import load_settings
 from engine.store import Role, ShareLink
-from engine.store.users import allowed_domains, email_allowed, first_admins, first_role
+from engine.store.users import allowed_domains, first_admins
 from studio import services, share
 from studio.drafts import Owner
 
@@ -36,8 +38,10 @@ __all__ = [
     "guard",
     "home_page",
     "link_verdict",
+    "log_out",
     "login_page",
     "team_mode",
+    "warn_no_admin",
 ]
 
 SHARE_PATH = "share"
@@ -77,14 +81,16 @@ class Viewer:
         logged_in: True for the personal owner and for a logged-in team member.
         email: The member's e-mail (team mode), if known.
         role: The member's role (team mode, logged in).
-        denied: True when the identity provider logged in an e-mail this studio refuses.
+        refusal: Why a browser the identity provider logged in is not let in (team mode).
+        session: The id of the member's login session (team mode, logged in).
     """
 
     team: bool
     logged_in: bool
     email: str | None = None
     role: Role | None = None
-    denied: bool = False
+    refusal: Refusal | None = None
+    session: str | None = None
 
 
 def allowed_pages(viewer: Viewer) -> tuple[str, ...]:
@@ -121,34 +127,58 @@ def base_url() -> str:
 
 
 def current_viewer() -> Viewer:
-    """The viewer of this session (personal mode: always the owner)."""
+    """The viewer of this session (personal mode: always the owner).
+
+    Team mode asks `engine.login.admit` on every run of the script (every click): a member
+    removed, disabled or logged out elsewhere is refused at once, and the role is read anew.
+    """
     if not team_mode():
         return Viewer(team=False, logged_in=True)
     user = st.user
     if not bool(user.get("is_logged_in")):
         return Viewer(team=True, logged_in=False)
-    raw = user.get("email")
-    email = raw.strip().lower() if isinstance(raw, str) else ""
     try:
         settings = load_settings()
     except ConfigError as exc:  # fail closed: who may log in is not known
         st.error(f"The studio's settings cannot be read, so nobody can log in: {exc}")
         st.stop()
-    admins = first_admins(os.environ, settings.team_admins)
-    domains = allowed_domains(os.environ, settings.team_domains)
-    if not email or not email_allowed(email, domains, admins):
-        return Viewer(team=True, logged_in=False, email=email or None, denied=True)
-    member = services.store().user(email)
-    if member is None or st.session_state.get(_RECORDED) != email:
-        name = user.get("name")
-        member = services.store().record_login(
-            email, name if isinstance(name, str) else None, first_role(email, admins)
-        )
-        st.session_state[_RECORDED] = email
-    return Viewer(team=True, logged_in=True, email=email, role=member.role)
+    claims = user.to_dict()
+    admission = admit(
+        services.store(),
+        claims,
+        admins=first_admins(os.environ, settings.team_admins),
+        domains=allowed_domains(os.environ, settings.team_domains),
+        idle_hours=settings.session_idle_hours,
+    )
+    if admission.member is None:
+        return Viewer(team=True, logged_in=False, email=admission.email, refusal=admission.refusal)
+    return Viewer(
+        team=True,
+        logged_in=True,
+        email=admission.email,
+        role=admission.member.role,
+        session=admission.session,
+    )
 
 
-_RECORDED = "access_login_recorded"
+def warn_no_admin() -> None:
+    """Warn when the team has no admin, with the command that gives it one."""
+    if has_admin(services.store().users()):
+        return
+    st.warning(
+        "This team has no admin, so nobody can change roles or remove members. Whoever runs "
+        "the studio's server gives it one with the command "
+        f"`{FIX_NO_ADMIN}` (with the same BLUEPRINT_DATABASE_URL as the studio), "
+        "or by listing the e-mail in BLUEPRINT_ADMINS and logging in again.",
+        icon=":material/admin_panel_settings:",
+    )
+
+
+def log_out() -> None:
+    """End this login on the server (a copy of its cookie stops working), then log out."""
+    if team_mode() and bool(st.user.get("is_logged_in")):
+        services.store().end_session(session_id(st.user.to_dict()), "logout")
+    st.logout()
 
 
 def draft_owner(viewer: Viewer) -> Owner:
@@ -180,13 +210,12 @@ def login_page() -> None:
     """Team mode, not logged in: say what the studio is and offer to log in."""
     viewer = guard(LOGIN_PATH)
     st.title("Blueprint Studio")
-    if viewer.denied:
-        st.error(
-            "The account you logged in with may not use this studio. Log out, then log in "
-            "with your work account, or ask an admin to allow your e-mail domain."
-        )
+    if viewer.refusal in ("denied", "disabled"):
+        st.error(REFUSALS[viewer.refusal])
         st.button("Log out", on_click=st.logout)
         return
+    if viewer.refusal is not None:
+        st.warning(REFUSALS[viewer.refusal])
     st.write(
         "Log in to write blueprints, run them and see your team's results. "
         "A share link you were given opens without logging in."

@@ -4,7 +4,8 @@ Start it with `blueprint studio` (or `streamlit run studio/app.py`). The pages l
 `studio/app_pages/`; the list is `studio.navigation.PAGES`. Only the pages this session's
 viewer may open are given to `st.navigation` (`studio.access`): a page left out never runs,
 whatever URL is typed. A team-mode visitor who is not logged in gets the login page and the
-page of share links, and no menu.
+page of share links, and no menu. A page that raises shows a plain message with an error id
+(`studio.page_errors`), never a traceback.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from engine.blueprint.title import title_of
 from engine.settings import home_dir
 from studio import access, drafts, services, share, state
 from studio.navigation import ADMIN, APP, PAGES, SHARED, PageSpec
+from studio.page_errors import run_page, show_failure
 from studio.textsafe import safe_markdown
 
 st.set_page_config(
@@ -29,7 +31,11 @@ st.set_page_config(
 # A style-only block: Streamlit puts it in the event container, so it takes no space.
 st.html(Path(__file__).resolve().parent / "assets" / "studio.css")
 
-viewer = access.current_viewer()
+try:
+    viewer = access.current_viewer()
+except Exception as exc:  # the store unreachable: a plain message, the details in the log
+    show_failure(exc, "login")
+    st.stop()
 allowed = access.allowed_pages(viewer)
 
 
@@ -81,13 +87,15 @@ def _restore_draft() -> None:
         state.set_text(text)
 
 
+if viewer.team and viewer.logged_in:
+    access.warn_no_admin()
+
 if not viewer.logged_in:
-    current.run()
+    run_page(current.run, access.LOGIN_PATH)
     st.stop()
 
-_restore_draft()
-
-current.run()
+run_page(_restore_draft, "draft")
+run_page(current.run, current.url_path or "home")
 
 # Drawn after the page, so it shows what the page just changed (an edited title, a new run).
 with st.sidebar:
@@ -110,6 +118,6 @@ with st.sidebar:
         )
     if viewer.team:
         st.caption(f"Logged in as {safe_markdown(viewer.email or '')} ({viewer.role})")
-        st.button("Log out", on_click=st.logout, key="access-logout")
+        st.button("Log out", on_click=access.log_out, key="access-logout")
     else:
         st.caption(f"Your work is saved in {home_dir()}")

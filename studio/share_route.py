@@ -14,6 +14,7 @@ from typing import Literal
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from streamlit import config
 
@@ -26,6 +27,21 @@ def _base_path() -> str:
     """Streamlit's `server.baseUrlPath`, as `/path` (empty at the root)."""
     path = str(config.get_option("server.baseUrlPath") or "").strip("/")
     return f"/{path}" if path else ""
+
+
+def _failure(exc: Exception) -> Response:
+    """The answer to a share request that failed: an error id, never a traceback."""
+    from studio.page_errors import LOGGER, error_id
+    from studio.share_html import PAGE_CSP, message_page
+
+    ident = error_id()
+    LOGGER.error("error %s on share: %s", ident, type(exc).__name__, exc_info=exc)
+    text = (
+        f"Something went wrong (error id {ident}). Try again; if it keeps happening, give the "
+        "error id to whoever sent you the link."
+    )
+    headers = {"Content-Security-Policy": PAGE_CSP, "Cache-Control": "no-store"}
+    return HTMLResponse(message_page(text), 500, headers)
 
 
 class SharePages:
@@ -47,7 +63,10 @@ class SharePages:
         request = Request(scope)
         origin = f"{request.url.scheme}://{request.url.netloc}{_base_path()}"
         # the store and the render block: off the event loop that serves every session
-        response = await run_in_threadpool(answer, target, dict(request.query_params), origin)
+        try:
+            response = await run_in_threadpool(answer, target, dict(request.query_params), origin)
+        except Exception as exc:  # a plain page with an error id; the traceback to the log
+            response = _failure(exc)
         if response is None:
             await self.app(scope, receive, send)
             return

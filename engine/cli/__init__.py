@@ -35,6 +35,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "engine.cli.lint_cmd:lint_command",
         "Check blueprint FILES and report problems, with what to write instead.",
     ),
+    "members": (
+        "engine.cli.members_cmd:members",
+        "Manage a team studio's members: list them, set a role, remove, disable or enable one.",
+    ),
     "normalize": (
         "engine.cli.normalize_cmd:normalize",
         "Print FILE normalized exactly as Weval's parser produces it.",

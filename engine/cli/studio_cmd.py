@@ -20,7 +20,15 @@ from urllib.parse import urlsplit
 
 import click
 
-__all__ = ["StudioMode", "allowed_hosts", "app_path", "auth_problem", "streamlit_command", "studio"]
+__all__ = [
+    "StudioMode",
+    "allowed_hosts",
+    "app_path",
+    "auth_problem",
+    "secret_problem",
+    "streamlit_command",
+    "studio",
+]
 
 DEFAULT_PORT = 8501
 
@@ -46,6 +54,10 @@ def app_path() -> Path:
     )
 
 
+_ALWAYS = ("client.showErrorDetails",)
+"""Settings `streamlit_command` always gives as flags (never repeated from the project's file)."""
+
+
 def _project_flags(app: Path, cwd: Path) -> list[str]:
     """The studio's Streamlit settings (`studio/streamlit_config.toml`) as flags.
 
@@ -66,6 +78,8 @@ def _project_flags(app: Path, cwd: Path) -> list[str]:
         if section in ("server", "browser") or not isinstance(table, dict):
             continue
         for key, value in table.items():
+            if f"{section}.{key}" in _ALWAYS:
+                continue
             if isinstance(value, str | int | float | bool):
                 shown = str(value).lower() if isinstance(value, bool) else str(value)
                 flags += [f"--{section}.{key}", shown]
@@ -142,6 +156,30 @@ AUTH_KEYS = ("redirect_uri", "cookie_secret", "client_id", "client_secret", "ser
 """The `[auth]` keys `st.login()` needs."""
 
 
+MIN_SECRET_CHARS = 32
+"""The shortest `cookie_secret` accepted (`secrets.token_urlsafe(32)` gives 43 characters)."""
+
+MAKE_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+"""The command that prints a good `cookie_secret`."""
+
+
+def secret_problem(secret: str) -> str | None:
+    """Why `secret` is too weak to sign login cookies, or None when it will do.
+
+    At least 32 characters, at least 8 different ones, and not one short block repeated
+    (`abcabcabc...`): a secret someone can guess lets them forge any member's login.
+    """
+    text = secret.strip()
+    if len(text) < MIN_SECRET_CHARS:
+        return f"it has {len(text)} characters; it needs at least {MIN_SECRET_CHARS}"
+    if len(set(text)) < 8:
+        return "it repeats a few characters; it must be random"
+    for size in range(1, len(text) // 2 + 1):
+        if len(text) % size == 0 and text[:size] * (len(text) // size) == text:
+            return "it repeats one short block; it must be random"
+    return None
+
+
 def _secrets_files(cwd: Path) -> list[Path]:
     """Where Streamlit reads `secrets.toml`, in order (later files replace earlier tables)."""
     return [
@@ -170,6 +208,13 @@ def auth_problem(mode: StudioMode, cwd: Path) -> str | None:
             "Team mode needs login: add an [auth] section to "
             f"{where} with {', '.join(missing)} (your identity provider's settings; "
             f'redirect_uri = "{mode.base_url}/oauth2callback"). See docs/deploy.md.'
+        )
+    weak = secret_problem(str(auth["cookie_secret"]))
+    if weak is not None:
+        return (
+            f"{where}: [auth] cookie_secret is too weak to sign logins ({weak}). Make one "
+            f"with `{MAKE_SECRET}` (32 random bytes), put it in cookie_secret on every "
+            "replica, and start again."
         )
     expected = f"{mode.base_url}/oauth2callback"
     if str(auth["redirect_uri"]).rstrip("/") != expected:
@@ -206,9 +251,38 @@ def streamlit_command(
         "true",
         "--server.enableCORS",
         "true",
+        "--client.showErrorDetails",
+        "none",
         *extra,
         *_project_flags(app, cwd or Path.cwd()),
     ]
+
+
+def _warn_without_admin() -> None:
+    """Team mode: say at start when the team has no admin, and how to give it one."""
+    from engine.errors import EngineError
+    from engine.login import FIX_NO_ADMIN, has_admin
+    from engine.settings import load_settings
+    from engine.store import open_store
+    from engine.store.users import first_admins
+
+    try:
+        if has_admin(open_store().users()):
+            return
+        listed = sorted(first_admins(os.environ, load_settings().team_admins))
+    except EngineError:
+        return  # the studio says what is wrong with the store or the settings on its pages
+    later = (
+        f"{', '.join(listed)} become admin at their next login (with an e-mail the identity "
+        "provider marks verified), or run"
+        if listed
+        else "run"
+    )
+    click.echo(
+        f"warning: this team has no admin yet: {later} `{FIX_NO_ADMIN}` "
+        "(with the studio's BLUEPRINT_DATABASE_URL).",
+        err=True,
+    )
 
 
 @click.command("studio")
@@ -242,6 +316,8 @@ def studio(port: int, host: str | None, public_url: str | None) -> None:
         problem = auth_problem(mode, Path.cwd())
         if problem is not None:
             raise click.UsageError(problem)
+    if mode.team:
+        _warn_without_admin()
     env = dict(os.environ)
     if mode.team:
         env["BLUEPRINT_STUDIO_URL"] = mode.base_url

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine.errors import StoreError
+from engine.store.members import MemberStore
 from engine.store.reviews import ReviewRow
 from engine.store.rows import (
     CacheEntry,
@@ -25,7 +26,6 @@ from engine.store.rows import (
     new_run_id,
 )
 from engine.store.share_links import Audience, ShareLink
-from engine.store.users import Role, UserRow
 from engine.store.versions import DEFAULT_VERSION_PAUSE_S, DraftVersion
 
 __all__ = ["RunWriter", "Store", "new_run_id", "open_store"]
@@ -80,7 +80,7 @@ class RunWriter(Protocol):
         ...
 
 
-class Store(Protocol):
+class Store(MemberStore, Protocol):
     """The system of record: drafts, blueprints, runs, cells, calls, judgments and the cache.
 
     Every statement against the tables lives in a backend; callers see typed rows only.
@@ -329,24 +329,6 @@ class Store(Protocol):
         A verdict is keyed by its answer's text, not its run: match it to a run's points with
         `engine.review.match_reviews`.
         """
-        ...
-
-    # --- team members -------------------------------------------------------------------
-
-    def record_login(self, email: str, name: str | None, role: Role) -> UserRow:
-        """Record a login: a new member gets `role`; a known one keeps theirs. Return the row."""
-        ...
-
-    def user(self, email: str) -> UserRow | None:
-        """Return a member by e-mail, or None."""
-        ...
-
-    def users(self) -> list[UserRow]:
-        """Return every member, by e-mail."""
-        ...
-
-    def set_role(self, email: str, role: Role) -> UserRow | None:
-        """Change a member's role; return the row, or None when no member has that e-mail."""
         ...
 
 

@@ -250,6 +250,21 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
         );
         """,
     ),
+    (
+        "011_member_sessions",
+        """
+        ALTER TABLE users ADD COLUMN disabled_at TEXT;
+        CREATE TABLE member_sessions (
+            id TEXT PRIMARY KEY,
+            email TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            last_seen_at TEXT NOT NULL,
+            ended_at TEXT,
+            ended_reason TEXT
+        );
+        CREATE INDEX member_sessions_email ON member_sessions(email);
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

@@ -11,9 +11,9 @@ from dataclasses import astuple
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.errors import StoreError
 from engine.jsonfast import loads
 from engine.store.drafts import DraftQueries
+from engine.store.members import MemberQueries
 from engine.store.migrations import now
 from engine.store.reviews import ReviewQueries
 from engine.store.rows import (
@@ -28,7 +28,6 @@ from engine.store.rows import (
     new_run_id,
 )
 from engine.store.share_links import Audience, ShareLink, new_share_token
-from engine.store.users import Role, UserRow
 from engine.store.writer import (
     CALL_COLUMNS,
     CELL_COLUMNS,
@@ -52,11 +51,10 @@ def _run(row: tuple[Any, ...], names: list[str]) -> RunRecord:
     return RunRecord.model_validate(data)  # extra columns are dropped
 
 
-_USER_COLUMNS = "email, name, role, created_at, last_login_at"
 _SHARE_COLUMNS = "token, run_id, audience, created_at, expires_at, revoked_at, created_by"
 
 
-class SQLStore(DraftQueries, ReviewQueries, ABC):
+class SQLStore(DraftQueries, ReviewQueries, MemberQueries, ABC):
     """The `engine.store.base.Store` contract in SQL with `?` placeholders, for any backend."""
 
     # `location` and `_query` (one statement, its own transaction) are a backend's, declared
@@ -401,36 +399,3 @@ class SQLStore(DraftQueries, ReviewQueries, ABC):
             (now(), token),
         )
         return self.share_link(token)
-
-    # --- team members -------------------------------------------------------------------
-
-    def record_login(self, email: str, name: str | None, role: Role) -> UserRow:
-        """Record a login: a new member gets `role`; a known one keeps theirs. Return the row."""
-        key, stamp = email.strip().lower(), now()
-        self._write(
-            f"INSERT INTO users({_USER_COLUMNS}) VALUES (?,?,?,?,?) ON CONFLICT(email) DO "
-            "UPDATE SET name=COALESCE(excluded.name, users.name), last_login_at=excluded.last_login_at",
-            (key, name, role, stamp, stamp),
-        )
-        row = self.user(key)
-        if row is None:  # pragma: no cover - just written
-            raise StoreError(f"{self.location}: the login of a member could not be recorded.")
-        return row
-
-    def user(self, email: str) -> UserRow | None:
-        """Return a member by e-mail, or None."""
-        rows = self._read(
-            f"SELECT {_USER_COLUMNS} FROM users WHERE email=?", (email.strip().lower(),)
-        )
-        return UserRow(*rows[0]) if rows else None
-
-    def users(self) -> list[UserRow]:
-        """Return every member, by e-mail."""
-        return [
-            UserRow(*r) for r in self._read(f"SELECT {_USER_COLUMNS} FROM users ORDER BY email")
-        ]
-
-    def set_role(self, email: str, role: Role) -> UserRow | None:
-        """Change a member's role; return the row, or None when no member has that e-mail."""
-        self._write("UPDATE users SET role=? WHERE email=?", (role, email.strip().lower()))
-        return self.user(email)

@@ -1,4 +1,4 @@
-"""Team members: recorded on first login, each with one role (admin, editor or viewer)."""
+"""Team members: recorded on first login (or by an admin before it), each with one role."""
 
 from __future__ import annotations
 
@@ -30,8 +30,10 @@ class UserRow:
         email: The e-mail the identity provider gave (lower case), the member's key.
         name: The display name, if the provider gave one.
         role: admin, editor or viewer.
-        created_at: The first login (ISO-8601, UTC).
-        last_login_at: The latest login.
+        created_at: When the member was recorded: the first login, or `blueprint members
+            set` before it (ISO-8601, UTC).
+        last_login_at: The latest login; empty when the member never logged in.
+        disabled_at: When an admin disabled the member (who may then not log in), or None.
     """
 
     email: str
@@ -39,6 +41,12 @@ class UserRow:
     role: Role
     created_at: str
     last_login_at: str
+    disabled_at: str | None = None
+
+    @property
+    def active(self) -> bool:
+        """True unless the member is disabled."""
+        return self.disabled_at is None
 
 
 def _names(raw: str | None) -> frozenset[str]:

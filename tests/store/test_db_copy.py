@@ -80,6 +80,7 @@ def _personal_store(path: Path, out: Path) -> str:
         run_id, {"modelId": "openai:s", "content": "Ünï", "isStructured": False}
     )
     store.record_login("alice@example.org", "Alice", "admin")
+    store.start_session("s-alice", "alice@example.org")
     store.save_reviews(
         [
             ReviewRow(

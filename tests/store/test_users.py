@@ -45,3 +45,46 @@ def test_admins_and_domains_from_the_environment():
     assert not email_allowed("eve@example.org.evil.example", domains, admins)
     assert email_allowed("eve@evil.example", frozenset(), admins)  # no domains: anyone
     assert not email_allowed("no-at-sign", frozenset(), admins)
+
+
+def test_a_member_set_before_the_first_login_keeps_the_role_at_it(store):
+    early = store.set_member("Carol@Example.org", "editor")
+    assert (early.email, early.role, early.last_login_at, early.active) == (
+        "carol@example.org",
+        "editor",
+        "",
+        True,
+    )
+    logged = store.record_login("carol@example.org", "Carol", "viewer")
+    assert logged.role == "editor" and logged.name == "Carol" and logged.last_login_at
+    assert store.set_member("carol@example.org", "admin").role == "admin"
+
+
+def test_removing_or_disabling_a_member_ends_their_sessions(store):
+    store.record_login("bob@example.org", "Bob", "viewer")
+    store.start_session("s-1", "bob@example.org")
+    store.start_session("s-2", "Bob@Example.org")
+    store.end_session("s-2", "logout")
+    assert store.session("s-2").ended_reason == "logout"
+    disabled = store.set_disabled("bob@example.org", True)
+    assert disabled is not None and not disabled.active and disabled.disabled_at
+    assert store.session("s-1").ended_reason == "disabled"
+    assert store.session("s-2").ended_reason == "logout"  # an ended session keeps its reason
+    assert store.set_disabled("bob@example.org", False).active
+    store.start_session("s-3", "bob@example.org")
+    assert store.remove_member("BOB@example.org")
+    assert store.user("bob@example.org") is None
+    assert store.session("s-3").ended_reason == "removed"
+    assert not store.remove_member("bob@example.org")
+    assert store.set_disabled("nobody@example.org", True) is None
+
+
+def test_sessions_are_kept_touched_and_forgotten(store):
+    first = store.start_session("s-1", "ann@example.org")
+    again = store.start_session("s-1", "ann@example.org")
+    assert again == first and first.ended_at is None
+    store.touch_session("s-1")
+    assert store.session("s-1").last_seen_at >= first.last_seen_at
+    assert store.forget_sessions("2000-01-01T00:00:00.000+00:00") == 0
+    assert store.forget_sessions("2999-01-01T00:00:00.000+00:00") == 1
+    assert store.session("s-1") is None

@@ -16,6 +16,7 @@ from engine.run.service import run_sync
 from engine.store import Store
 from studio import runs
 from studio.navigation import APP
+from studio.page_errors import RAISE_KEY
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -68,8 +69,10 @@ def wait_for_status(store: Store, run_id: str, statuses: tuple[str, ...], timeou
 
 
 def app() -> AppTest:
-    """A fresh AppTest of the studio's entry script."""
-    return AppTest.from_file(str(APP), default_timeout=30)
+    """A fresh AppTest of the studio's entry script; a page that fails raises (`at.exception`)."""
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.session_state[RAISE_KEY] = True
+    return at
 
 
 def plain(markdown: str) -> str:

@@ -19,8 +19,9 @@ def link(audience: str = "anyone", **kw: str | None) -> ShareLink:
 
 def test_a_stranger_gets_the_login_and_share_pages_only():
     assert set(allowed_pages(STRANGER)) == {"login", "share"}
-    refused = Viewer(team=True, logged_in=False, email="eve@evil.example", denied=True)
-    assert set(allowed_pages(refused)) == {"login", "share"}
+    for refusal in ("denied", "disabled", "removed", "logout", "idle"):
+        refused = Viewer(team=True, logged_in=False, email="eve@example.org", refusal=refusal)  # type: ignore[arg-type]
+        assert set(allowed_pages(refused)) == {"login", "share"}
     work = {"editor", "run", "results", "history", "compare", "settings", "share"}
     assert set(allowed_pages(OWNER)) == work
 

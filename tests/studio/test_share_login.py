@@ -7,12 +7,7 @@ makes bob an editor on the Team page; an e-mail of another domain is refused.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,103 +15,23 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.store import open_store
-from tests.studio.browser import (
-    EDITOR_FRAME,
-    Studio,
-    click_quiet,
-    editor_text,
-    free_port,
-    open_example,
-    stop_studio,
-    studio_command,
-    wait_healthy,
-    wait_quiet,
-)
-from tests.test_host_check import AUTH
+from tests.studio.browser import EDITOR_FRAME, click_quiet, editor_text, open_example, wait_quiet
+from tests.studio.oidc import TeamStudio, login, team_studio
 
 pytestmark = pytest.mark.browser
 
 WAIT = 30_000
 """Milliseconds to wait for the studio to draw (the first page of a new server is slow)."""
 
-LOOPBACK_ONLY = re.compile(r"^https?://(?!(127\.0\.0\.1|localhost)[:/])")
-
 
 @pytest.fixture(scope="module")
-def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
-    home = tmp_path_factory.mktemp("login-home")
-    # In a process of its own: its deprecation warnings must not meet pytest's "error" filter.
-    idp_port = free_port()
-    idp = subprocess.Popen(
-        [sys.executable, "-m", "oidc_provider_mock", "--port", str(idp_port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_listening(idp_port, idp)
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        metadata = f"http://127.0.0.1:{idp_port}/.well-known/openid-configuration"
-        (home / ".streamlit").mkdir()
-        auth = AUTH.format(base=base).replace(
-            "http://127.0.0.1:9/.well-known/openid-configuration", metadata
-        )
-        (home / ".streamlit" / "secrets.toml").write_text(auth)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
-        env |= {
-            "BLUEPRINT_HOME": str(home),
-            "BLUEPRINT_ADMINS": "alice@example.com",
-            "BLUEPRINT_ALLOWED_DOMAINS": "example.com",
-            "AUTHLIB_INSECURE_TRANSPORT": "1",  # the local identity provider speaks plain http
-        }
-        log = home / "studio.log"
-        command = [*studio_command(port), "--host", "127.0.0.1", "--public-url", base]
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                command, env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT
-            )
-        server = Studio(base, home, proc, log)
-        try:
-            wait_healthy(base, proc)
-            yield server
-        finally:
-            stop_studio(server)
-    finally:
-        idp.terminate()
-        idp.wait(10)
+def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TeamStudio]:
+    env = {"BLUEPRINT_ADMINS": "alice@example.com", "BLUEPRINT_ALLOWED_DOMAINS": "example.com"}
+    with team_studio(tmp_path_factory.mktemp("login-home"), env) as server:
+        yield server
 
 
-def wait_listening(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    """Wait until the identity provider answers its discovery URL."""
-    deadline = time.monotonic() + timeout
-    url = f"http://127.0.0.1:{port}/.well-known/openid-configuration"
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"oidc-provider-mock exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("oidc-provider-mock did not start in time")
-
-
-def login(browser: Any, studio: Studio, email: str) -> Any:
-    """A fresh context logged in as `email`; returns its page."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1200})
-    context.route(LOOPBACK_ONLY, lambda route: route.abort())
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.goto(f"{studio.url}/")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(re.compile(r"/oauth2/authorize"))
-    page.fill("input[name=sub]", email)
-    page.get_by_role("button", name="Authorize").click()
-    page.wait_for_url(re.compile(re.escape(studio.url)))
-    return page
-
-
-def test_roles_decide_the_pages_and_an_admin_changes_them(browser: Any, team: Studio):
+def test_roles_decide_the_pages_and_an_admin_changes_them(browser: Any, team: TeamStudio):
     alice = login(browser, team, "alice@example.com")
     expect(alice.get_by_text("Logged in as alice@example.com (admin)")).to_be_visible(timeout=WAIT)
     bob = login(browser, team, "bob@example.com")
@@ -150,7 +65,7 @@ def test_roles_decide_the_pages_and_an_admin_changes_them(browser: Any, team: St
     alice.context.close()
 
 
-def test_an_email_outside_the_allowed_domains_is_refused(browser: Any, team: Studio):
+def test_an_email_outside_the_allowed_domains_is_refused(browser: Any, team: TeamStudio):
     eve = login(browser, team, "eve@evil.example")
     expect(eve.get_by_text("may not use this studio")).to_be_visible(timeout=WAIT)
     eve.goto(f"{team.url}/editor")
@@ -162,7 +77,7 @@ def test_an_email_outside_the_allowed_domains_is_refused(browser: Any, team: Stu
     eve.context.close()
 
 
-def test_a_members_draft_is_theirs_alone(browser: Any, team: Studio):
+def test_a_members_draft_is_theirs_alone(browser: Any, team: TeamStudio):
     alice = login(browser, team, "alice@example.com")  # an admin: she may edit
     expect(alice.get_by_text("Logged in as alice@example.com")).to_be_visible(timeout=WAIT)
     open_example(alice, team.url, "Two good ways to answer")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from engine.cli import cli
 from engine.cli.studio_cmd import app_path, serve_path, streamlit_command
+from tests.test_host_check import AUTH
 
 
 def test_the_app_is_found_through_the_studio_package():
@@ -63,3 +66,37 @@ def test_the_engine_does_not_import_streamlit_for_the_command():
     code = "import sys, engine.cli.studio_cmd; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_error_details_never_reach_the_browser(tmp_path: Path):
+    for cwd in (tmp_path, app_path().parent.parent):
+        cmd = streamlit_command(8123, cwd=cwd)
+        assert cmd.count("--client.showErrorDetails") == 1
+        assert cmd[cmd.index("--client.showErrorDetails") + 1] == "none"
+
+
+def test_a_weak_cookie_secret_is_refused_with_how_to_make_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from engine.cli.studio_cmd import MAKE_SECRET, secret_problem
+
+    good = secrets.token_urlsafe(32)
+    assert secret_problem(good) is None and secret_problem(secrets.token_hex(32)) is None
+    assert "at least 32" in (secret_problem("x") or "")
+    assert secret_problem("a" * 64) is not None
+    assert secret_problem("abcdefgh" * 8) is not None  # one block repeated
+    assert secret_problem("aabbccdd" * 5) is not None  # a few characters
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.streamlit/secrets.toml of the machine
+    (tmp_path / ".streamlit").mkdir()
+    secrets_file = tmp_path / ".streamlit" / "secrets.toml"
+    secrets_file.write_text(
+        AUTH.format(base="https://evals.example.org").replace(
+            'cookie_secret = "test-cookie-secret-0123456789abcdef"', 'cookie_secret = "x"'
+        )
+    )
+    args = ["studio", "--host", "0.0.0.0", "--public-url", "https://evals.example.org"]
+    refused = CliRunner().invoke(cli, args)
+    assert refused.exit_code == 2
+    assert "cookie_secret is too weak" in refused.output and MAKE_SECRET in refused.output
