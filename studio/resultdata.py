@@ -23,6 +23,7 @@ from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked, shared_ranks
 from engine.report.runcost import RunCost
+from engine.report.views.why import path_names
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
 from engine.stats import DETECT, Uncertainty, interval_words, pair_words, power_line
@@ -101,21 +102,6 @@ class PairRow:
     words: str
     neighbours: bool = False
     """The two are next to each other on the leaderboard."""
-
-
-def _path_key(path_id: str) -> tuple[int, str]:
-    index = path_id.removeprefix("path_")
-    return (int(index), "") if index.isdigit() else (1 << 30, path_id)
-
-
-def path_names(path_ids: Iterable[str | None]) -> dict[str, str]:
-    """Name a prompt's alternative paths "Path 1", "Path 2"… in the order they are written.
-
-    Weval's path ids number the entries of the `should` list (`path_1` may be the second
-    entry), so they are renumbered here from 1 in the same order.
-    """
-    ids = sorted({p for p in path_ids if p}, key=_path_key)
-    return {p: f"Path {i}" for i, p in enumerate(ids, 1)}
 
 
 def group_label(
