@@ -28,13 +28,16 @@ from engine.report.ranking import coverage_note, ranked, shared_ranks
 from engine.report.reviews import judged_points, match_reviews
 from engine.report.views.links import Links, report_links
 from engine.report.views.overview import date_words, header, heatmap, prompt_order, verdicts
-from engine.report.views.palette import score_colour
-from engine.report.views.prompt import prompt_detail
+from engine.report.views.palette import palette_css, score_colour
+from engine.report.views.prompt import pair_css, pair_picker, prompt_detail
 from engine.similarity.hybrid import WEVAL_SCORE_NOTE
 from engine.stats import Uncertainty, neighbour_pairs, pair_words, power_line
 from engine.store.reviews import ReviewRow
 
-__all__ = ["CSP", "default_pair", "render_html"]
+__all__ = ["CHART_CELLS", "CSP", "default_pair", "render_html"]
+
+CHART_CELLS = 2000
+"""The most answers in detail whose per-path charts a page draws (a share page holds fewer)."""
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 """The report's Content-Security-Policy: inline styles only; no scripts, fonts or requests."""
@@ -53,13 +56,13 @@ details{margin:.4rem 0;border:1px solid #d0d7de;border-radius:.4rem;padding:.3re
 details>summary{cursor:pointer;font-weight:600}details details{background:#fcfcfd}
 .left{color:#59636e}.err{color:#cf222e}
 .review{color:#6639ba}.formula{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}
-.wide{overflow-x:auto;max-width:100%}table.heat td.hm{text-align:right;font-variant-numeric:tabular-nums;padding:0}
-table.heat td.hm a{display:block;padding:.3rem .5rem;color:#111;text-decoration:none}table.heat td.hm a:hover,table.heat td.hm a:focus{outline:2px solid #0969da}
+.wide{overflow-x:auto;max-width:100%}table.heat td{text-align:right;font-variant-numeric:tabular-nums;padding:0}
+table.heat td a{display:block;padding:.3rem .5rem;color:#111;text-decoration:none}table.heat td a:hover,table.heat td a:focus{outline:2px solid #0969da}.grid td>i{font-style:normal;color:#59636e}
 section.prompt{border-top:2px solid #d0d7de;margin-top:1.6rem;padding-top:.2rem}section.prompt:target{background:#f6f8fa}
-.sc{padding:.05rem .35rem;border-radius:.2rem;color:#111;font-variant-numeric:tabular-nums}.why{font-size:.82rem;color:#3d444d;margin-top:.2rem;max-width:28rem;overflow-wrap:anywhere}
+.grid td>b{font-weight:400;padding:.05rem .35rem;border-radius:.2rem;color:#111;font-variant-numeric:tabular-nums}.why{font-size:.82rem;color:#3d444d;margin-top:.2rem;max-width:28rem;overflow-wrap:anywhere}
 pre,td,.ans{overflow-wrap:anywhere}.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}.ans{border:1px solid #d0d7de;border-radius:.4rem;padding:.3rem .7rem;min-width:0}
-.sbs .ans{display:none}fieldset{border:1px solid #d0d7de;border-radius:.4rem;margin:.3rem 0;padding:.2rem .6rem}fieldset label{margin-right:.9rem;white-space:nowrap}
-p.pick a{margin:0 .15rem}svg.chart{display:block;margin:.4rem 0;max-width:100%;height:auto}p.when{font-size:1.05rem;margin:.2rem 0}
+.sbs>.ans{display:none}.picker{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid #d0d7de;padding:.2rem 0}tr.sum th,tr.sum td{background:#f6f8fa}fieldset{border:1px solid #d0d7de;border-radius:.4rem;margin:.3rem 0;padding:.2rem .6rem}fieldset label{margin-right:.9rem;white-space:nowrap}
+p.pick a{margin:0 .15rem}td.nw{white-space:nowrap}fieldset input{margin-right:.3rem}svg.chart{display:block;margin:.4rem 0;max-width:100%;height:auto}p.when{font-size:1.05rem;margin:.2rem 0}
 """
 
 
@@ -153,15 +156,8 @@ def _how_sure(uncertainty: Uncertainty, order: list[str], names: dict[str, str])
     )
 
 
-def _pair_css(count: int) -> str:
-    """The rules that show the two answers picked by a prompt's radio groups (no script)."""
-    return "".join(
-        f'.sbs:has(.pa input[value="{i}"]:checked) .ans[data-i="{i}"]'
-        "{display:block;grid-column:1;grid-row:1}"
-        f'.sbs:has(.pb input[value="{i}"]:checked) .ans[data-i="{i}"]'
-        "{display:block;grid-column:2;grid-row:1}"
-        for i in range(count)
-    )
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def default_pair(
@@ -238,7 +234,10 @@ def render_html(
         f"<pre dir=auto>{_e(comparison.description)}</pre>" if comparison.description else ""
     )
     link_html = f"<p class=muted>Studio link: <code>{_e(link)}</code></p>" if link else ""
-    facts = f"{len(prompts)} prompts · {len(models)} models · run {comparison.run_label or '–'}"
+    facts = (
+        f"{_count(len(prompts), 'prompt')} · {_count(len(models), 'model')} · "
+        f"run {comparison.run_label or '–'}"
+    )
     cost = comparison.cost  # the figures every page shows (`blueprintStudio.cost`)
     priceless = list(cost.unpriced) if cost is not None else sorted(unknown & set(models))
     if cost is not None:
@@ -256,10 +255,29 @@ def render_html(
     )
     first = default_pair(comparison, models, names) if models else ("", "")
     chosen = pairs or {}
+    charts = len(shown) * len(models) <= CHART_CELLS
     details = "".join(
-        prompt_detail(comparison, pid, models, names, usage, matched, links, chosen.get(pid, first))
+        prompt_detail(
+            comparison,
+            pid,
+            models,
+            names,
+            usage,
+            matched,
+            links,
+            chosen.get(pid, first),
+            charts=charts,
+        )
         for pid in shown
     )
+    if links.pair is None and shown and models:
+        details = pair_picker(models, names, first) + details
+    if not charts:
+        details = (
+            f"<p class=muted>With more than {CHART_CELLS:,} answers in detail, each answer's "
+            "per-path chart is left out to keep the file small: the last rows of each grid "
+            "hold the same figures.</p>" + details
+        )
     if overview:
         body = (
             top
@@ -288,6 +306,6 @@ def render_html(
         '<meta name="referrer" content="no-referrer">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{_e(comparison.config_title)}: results</title>"
-        f"<style>{_CSS}{_pair_css(len(models))}</style></head>"
+        f"<style>{_CSS}{palette_css()}{pair_css(len(models))}</style></head>"
         f"<body>{banner}{body}</body></html>"
     )

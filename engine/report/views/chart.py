@@ -15,7 +15,7 @@ _FILL = {"required": "#4393c3", "best": "#2166ac", "path": "#bababa", "final": "
 """Bar colours: the heatmap's blues for what counts, grey for a path not used, red-orange for
 the final score (the words beside each bar say the same, so colour is never needed)."""
 
-_LABEL_W, _BAR_W, _ROW_H = 170, 200, 22
+_LABEL_W, _BAR_W, _ROW_H = 110, 200, 22
 
 
 @dataclass(frozen=True)
@@ -50,22 +50,18 @@ def chart_bars(expl: ScoreExplanation) -> list[ChartBar]:
     return bars
 
 
-def path_chart(expl: ScoreExplanation, title: str) -> str:
-    """The chart as an `<svg>` element, its words in `aria-label` and `<title>` (escaped).
+def path_chart(expl: ScoreExplanation) -> str:
+    """The chart as a small `<svg>`, hidden from screen readers: the steps beside it say the same.
 
     Args:
         expl: The engine's explanation of the cell's score.
-        title: What the chart is of (a model's name), escaped here.
     """
     bars = chart_bars(expl)
-    words = "; ".join(
-        f"{b.label} {format_score(b.value, 2, 'nothing scored')}"
-        + (f" ({b.note})" if b.note else "")
-        for b in bars
-    )
-    label = html.escape(f"Per-path scores of {title}: {words}", quote=True)
     height = _ROW_H * len(bars) + 4
-    width = _LABEL_W + _BAR_W + 150
+    width = _LABEL_W + _BAR_W + 200
+    tracks = "".join(
+        f"M{_LABEL_W} {i * _ROW_H + 5}h{_BAR_W}v14h-{_BAR_W}z" for i in range(len(bars))
+    )
     rows = []
     for i, b in enumerate(bars):
         y = i * _ROW_H + 2
@@ -73,12 +69,10 @@ def path_chart(expl: ScoreExplanation, title: str) -> str:
         text = format_score(b.value, 2, "nothing scored") + (f" — {b.note}" if b.note else "")
         rows.append(
             f"<text x=0 y={y + 15}>{html.escape(b.label)}</text>"
-            f'<rect x={_LABEL_W} y={y + 3} width={_BAR_W} height=14 fill="#f0f0f0"/>'
             f'<rect x={_LABEL_W} y={y + 3} width={size} height=14 fill="{_FILL[b.kind]}"/>'
             f"<text x={_LABEL_W + _BAR_W + 6} y={y + 15}>{html.escape(text)}</text>"
         )
     return (
-        f'<svg class=chart role=img aria-label="{label}" width={width} height={height} '
-        f'viewBox="0 0 {width} {height}" font-size=12 fill="#1f2328">'
-        f"<title>{label}</title>" + "".join(rows) + "</svg>"
+        f"<svg class=chart aria-hidden=true width={width} height={height} font-size=12 "
+        f'fill="#1f2328"><path d="{tracks}" fill="#eee"/>' + "".join(rows) + "</svg>"
     )

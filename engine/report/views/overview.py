@@ -11,7 +11,7 @@ from engine.jsvalues import format_score
 from engine.report.comparison import Comparison
 from engine.report.reviews import PointReviews
 from engine.report.views.links import Links
-from engine.report.views.palette import score_colour
+from engine.report.views.palette import score_class
 
 __all__ = ["date_words", "header", "heatmap", "prompt_order", "verdicts"]
 
@@ -85,16 +85,14 @@ def heatmap(
         for model in models:
             cell = comparison.cell(pid, model)
             if cell is None:
-                label, colour = "–", score_colour(None)
+                label, value = "–", None
             elif cell.failed:
-                label, colour = "failed", score_colour(None)
+                label, value = "failed", None
             elif cell.score is None:
-                label, colour = "n/a", score_colour(None)
+                label, value = "n/a", None
             else:
-                label, colour = format_score(cell.score), score_colour(cell.score)
-            cells.append(
-                f'<td class=hm style="background:{colour}"><a href="{href}">{label}</a></td>'
-            )
+                label, value = format_score(cell.score), cell.score
+            cells.append(f'<td class={score_class(value)}><a href="{href}">{label}</a></td>')
         rows.append(f'<tr><th scope=row><a href="{href}">{_e(pid)}</a></th>{"".join(cells)}</tr>')
     return (
         "<h2>Scores by prompt</h2><p class=muted>One row per prompt, one column per model: "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["NO_SCORE", "SCORE_STOPS", "score_colour"]
+__all__ = ["NO_SCORE", "SCORE_STOPS", "palette_css", "score_class", "score_colour"]
 
 SCORE_STOPS = ((0.0, (0xD6, 0x60, 0x4D)), (0.5, (0xF7, 0xF7, 0xF7)), (1.0, (0x43, 0x93, 0xC3)))
 """The heatmap's colours: ColorBrewer's RdBu (red, white, blue), safe for colour-blind readers;
@@ -24,3 +24,20 @@ def score_colour(value: float | None) -> str:
     t = (v - x0) / (x1 - x0)
     r, g, b = (round(a + (b - a) * t) for a, b in zip(c0, c1, strict=True))
     return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def score_class(value: float | None) -> str:
+    """The CSS class of a score's colour on a static page: `s0`…`s100` by its two decimals.
+
+    A page draws many cells, so each carries a short class, not its own style; the class is
+    the colour of the score as shown (`palette_css` defines all 101), `na` for no score.
+    """
+    if value is None:
+        return "na"
+    return f"s{round(max(0.0, min(1.0, value)) * 100)}"
+
+
+def palette_css() -> str:
+    """The rules of `score_class`: each two-decimal score's background, dark text on it."""
+    rules = "".join(f".s{n}{{background:{score_colour(n / 100)}}}" for n in range(101))
+    return rules + f".na{{background:{NO_SCORE}}}"

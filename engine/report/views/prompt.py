@@ -18,12 +18,21 @@ from engine.report.reviews import PointReviews
 from engine.report.runcost import money_text
 from engine.report.views.chart import path_chart
 from engine.report.views.links import Links, anchor
-from engine.report.views.palette import score_colour
+from engine.report.views.palette import score_class
 from engine.report.views.why import explanation_steps, path_names, weight_text
+from engine.scoring.aggregation import ScoreExplanation
 from engine.scoring.cells import CellScore
 from engine.store.reviews import ReviewRow
 
-__all__ = ["group_label", "messages", "point_value", "prompt_detail", "usage_line"]
+__all__ = [
+    "group_label",
+    "messages",
+    "pair_css",
+    "pair_picker",
+    "point_value",
+    "prompt_detail",
+    "usage_line",
+]
 
 
 def _e(value: object) -> str:
@@ -105,7 +114,10 @@ def review_lines(reviews: Sequence[ReviewRow]) -> str:
 
 
 def _reasons(cell: CellScore, index: int) -> str:
+    """The judges' reasons on a point (a function's only when it was not fully met)."""
     a = cell.assessments[index]
+    if a.kind == "function" and not a.error and a.counts and a.coverage_extent == 1:
+        return ""  # "Contains 'x', as required": the score says it
     judges = a.individual_judgements or []
     lines = [
         f"{_e(j.judge_model_id)} ({format_score(j.coverage_extent)}): {_e(j.reflection)}"
@@ -116,14 +128,47 @@ def _reasons(cell: CellScore, index: int) -> str:
     return "<br>".join(lines)
 
 
+def _path_rows(models: Sequence[str], expls: Mapping[str, ScoreExplanation | None]) -> str:
+    """The grid's last rows: each model's required points, each path (best ★) and final score."""
+    required = any(g.kind == "required" for e in expls.values() if e for g in e.groups)
+    paths = path_names(p.path_id for e in expls.values() if e for g in e.groups for p in g.paths)
+    rows: list[tuple[str, dict[str, str]]] = []
+    if required:
+        rows.append(("Required points", {}))
+    rows += [(name, {}) for name in paths.values()]
+    rows.append(("Final score", {}))
+    for m in models:
+        e = expls.get(m)
+        if e is None:
+            continue
+        for g in e.groups:
+            if g.kind == "required":
+                rows[0][1][m] = format_score(g.score)
+            for p in g.paths:
+                mark = " ★" if p.path_id == g.winner else ""
+                row = dict(rows)[paths[p.path_id]]
+                row[m] = format_score(p.score, 2, "–") + mark
+        rows[-1][1][m] = format_score(e.score, 2, "–")
+    return "".join(
+        f"<tr class=sum><th scope=row colspan=4>{_e(label)}</th>"
+        + "".join(f"<td class=num>{values.get(m, '–')}</td>" for m in models)
+        + "</tr>"
+        for label, values in rows
+    )
+
+
 def _grid(
     comparison: Comparison,
     pid: str,
     models: Sequence[str],
     names: Mapping[str, str],
     reviews: PointReviews,
+    expls: Mapping[str, ScoreExplanation | None],
 ) -> str:
-    """Points (rows) × models (columns): each point's score and the judges' reasons."""
+    """Points (rows) × models (columns): each point's score and the judges' reasons.
+
+    Its last rows hold each group's and path's score (the best path ★) and the final score.
+    """
     cells = {m: comparison.cell(pid, m) for m in models}
     first = next((c for c in cells.values() if c is not None and c.assessments), None)
     if first is None:
@@ -140,12 +185,9 @@ def _grid(
             cell = cells[m]
             value = point_value(cell, index)
             if isinstance(value, float | int):
-                shown = (
-                    f'<span class=sc style="background:{score_colour(value)}">'
-                    f"{format_score(value)}</span>"
-                )
+                shown = f"<b class={score_class(value)}>{format_score(value)}</b>"
             else:
-                shown = f"<span class=left>{_e(value)}</span>"
+                shown = f"<i>{_e(value)}</i>"
             why = (
                 _reasons(cell, index) if cell is not None and index < len(cell.assessments) else ""
             )
@@ -153,15 +195,19 @@ def _grid(
             out.append(f"<td>{shown}" + (f"<div class=why>{why}</div>" if why else "") + "</td>")
         rows.append(
             f"<tr><td class=num>{numbers[index]}</td><td>{_e(p.key_point_text)}</td>"
-            f"<td>{_e(group_label(p.path_id, p.is_inverted, groups))}</td>"
+            f"<td class=nw>{_e(group_label(p.path_id, p.is_inverted, groups))}</td>"
             f"<td class=num>{weight_text(p.multiplier)}</td>{''.join(out)}</tr>"
         )
     return (
         "<h4>Points × models</h4><p class=muted>Each row is one point of the rubric; each "
         "column one model's score on it, with the judges' reasons (“needs a judge”: a point in "
-        "words scored without judges).</p><div class=wide><table class=grid><tr><th scope=col>#"
-        "</th><th scope=col>Point</th><th scope=col>Group</th><th scope=col>Weight</th>"
-        f"{head}</tr>" + "".join(rows) + "</table></div>"
+        "words scored without judges). The last rows: each path's score (★ the best path, the "
+        "one that counts) and the final score.</p><div class=wide><table class=grid><tr>"
+        "<th scope=col>#</th><th scope=col>Point</th><th scope=col>Group</th>"
+        f"<th scope=col>Weight</th>{head}</tr>"
+        + "".join(rows)
+        + _path_rows(models, expls)
+        + "</table></div>"
     )
 
 
@@ -170,35 +216,37 @@ def _why(
     pid: str,
     models: Sequence[str],
     names: Mapping[str, str],
-    usage: Mapping[tuple[str, str], Mapping[str, Any]],
+    expls: Mapping[str, ScoreExplanation | None],
+    charts: bool,
 ) -> str:
-    """Each model's score explained: the per-path chart and the arithmetic, in words."""
-    parts = []
+    """Each model's score explained: the per-path chart and the arithmetic, in words.
+
+    Models whose scores are computed the same way share one block (their names in its title).
+    """
+    blocks: dict[tuple[str, str], list[str]] = {}
     for m in models:
         cell = comparison.cell(pid, m)
-        spent = usage_line(usage.get((pid, m)))
-        spent_html = f"<p class=muted>{_e(spent)}</p>" if spent else ""
         if cell is None:
-            parts.append(
-                f"<details><summary>{_e(names[m])}: no result</summary>{spent_html}</details>"
+            key = ("no result", "")
+        elif cell.failed:
+            key = ("<span class=err>failed</span>", f"<p class=err>{_e(cell.error)}</p>")
+        else:
+            expl = expls.get(m) or cell.explain()
+            paths = any(g.kind != "required" for g in expl.groups)
+            chart = path_chart(expl) if charts and paths else ""
+            steps = "<br>".join(
+                _e(s).replace("  ", "&nbsp;&nbsp;") for s in explanation_steps(expl)
             )
-            continue
-        if cell.failed:
-            parts.append(
-                f"<details><summary>{_e(names[m])}: <span class=err>failed</span></summary>"
-                f"<p class=err>{_e(cell.error)}</p>{spent_html}</details>"
-            )
-            continue
-        expl = cell.explain()
-        chart = path_chart(expl, names[m]) if any(g.kind != "required" for g in expl.groups) else ""
-        steps = "<br>".join(_e(s).replace("  ", "&nbsp;&nbsp;") for s in explanation_steps(expl))
-        parts.append(
-            f"<details><summary>{_e(names[m])}: {format_score(cell.score, 2, '–')}</summary>"
-            f"{spent_html}{chart}<p class=formula>{steps}</p></details>"
-        )
+            key = (format_score(cell.score, 2, "–"), f"{chart}<p class=formula>{steps}</p>")
+        blocks.setdefault(key, []).append(_e(names[m]))
+    parts = [
+        f"<details><summary>{', '.join(who)}: {head}</summary>{body}</details>"
+        for (head, body), who in blocks.items()
+    ]
     return (
         "<h4>Why this score</h4><p class=muted>Open a model to see how its score is computed: "
-        "each path's score (only the best path counts) and the arithmetic.</p>" + "".join(parts)
+        "each path's score (only the best path counts) and the arithmetic. Models whose "
+        "scores are computed alike share one block.</p>" + "".join(parts)
     )
 
 
@@ -209,6 +257,7 @@ def _sbs(
     names: Mapping[str, str],
     links: Links,
     pair: tuple[str, str],
+    usage: Mapping[tuple[str, str], Mapping[str, Any]],
 ) -> str:
     """Two models' answers side by side, with plain links (or radios) to pick another pair."""
     if not models:
@@ -217,6 +266,7 @@ def _sbs(
 
     def answer(m: str, extra: str = "") -> str:
         cell = comparison.cell(pid, m)
+        spent = usage_line(usage.get((pid, m)))
         text = comparison.responses.get(pid, {}).get(m)
         error = cell.error if cell is not None and cell.failed else None
         body = (
@@ -227,7 +277,11 @@ def _sbs(
             else "<p class=muted>No answer recorded.</p>"
         )
         score = format_score(cell.score, 2, "–") if cell is not None else "–"
-        return f"<div class=ans{extra}><p><strong>{_e(names[m])}</strong> · score {score}</p>{body}</div>"
+        return (
+            f"<div class=ans{extra}><p><strong>{_e(names[m])}</strong> · score {score}"
+            + (f" <span class=muted>· {_e(spent)}</span>" if spent else "")
+            + f"</p>{body}</div>"
+        )
 
     a, b = pair
     if links.pair is not None:  # the share page: links that load the page with another pair
@@ -246,23 +300,38 @@ def _sbs(
         cols = answer(a) + (answer(b) if b != a else "")
         picker = f"<p class=pick>Left: {pick_a}</p><p class=pick>Right: {pick_b}</p>"
         return f'<h4 id="sbs-{key}">Answers side by side</h4>{picker}<div class=pair>{cols}</div>'
-    # the report: two radio groups; CSS shows the picked answers (no script)
-    name = key
+    # the report: the page's one pair picker (`pair_picker`) shows two of these by CSS alone
+    cols = "".join(answer(m, f" data-i={i}") for i, m in enumerate(models))
+    return f'<h4 id="sbs-{key}">Answers side by side</h4><div class="pair sbs">{cols}</div>'
+
+
+def pair_picker(models: Sequence[str], names: Mapping[str, str], pair: tuple[str, str]) -> str:
+    """The report's two radio groups that pick the models every prompt shows side by side."""
 
     def radios(side: str, chosen: str) -> str:
         return "".join(
-            f'<label><input type=radio name="{name}{side}" value={i}'
+            f"<label><input type=radio name=p{side} id=p{side}{i}"
             + (" checked" if m == chosen else "")
             + f">{_e(names[m])}</label>"
             for i, m in enumerate(models)
         )
 
-    cols = "".join(answer(m, f" data-i={i}") for i, m in enumerate(models))
     return (
-        f'<h4 id="sbs-{key}">Answers side by side</h4><div class=sbs>'
-        f"<fieldset class=pa><legend>Left</legend>{radios('a', a)}</fieldset>"
-        f"<fieldset class=pb><legend>Right</legend>{radios('b', b)}</fieldset>"
-        f"<div class=pair>{cols}</div></div>"
+        "<div class=picker><p class=muted>Answers side by side: pick the two models whose "
+        "answers each prompt shows (no script: the page shows them as you pick).</p>"
+        f"<fieldset><legend>Left</legend>{radios('a', pair[0])}</fieldset>"
+        f"<fieldset><legend>Right</legend>{radios('b', pair[1])}</fieldset></div>"
+    )
+
+
+def pair_css(count: int) -> str:
+    """The rules that show the two answers the picker names, on every prompt (no script)."""
+    return "".join(
+        f'body:has(#pa{i}:checked) .sbs>.ans[data-i="{i}"]'
+        "{display:block;grid-column:1;grid-row:1}"
+        f'body:has(#pb{i}:checked) .sbs>.ans[data-i="{i}"]'
+        "{display:block;grid-column:2;grid-row:1}"
+        for i in range(count)
     )
 
 
@@ -275,6 +344,8 @@ def prompt_detail(
     reviews: PointReviews,
     links: Links,
     pair: tuple[str, str],
+    *,
+    charts: bool = True,
 ) -> str:
     """One prompt: its conversation and ideal, points × models, why this score, two answers.
 
@@ -286,8 +357,13 @@ def prompt_detail(
         usage: Per (prompt id, model id): time, tokens and cost, when recorded.
         reviews: Reviewers' verdicts by judged point.
         links: Where the page's links go.
-        pair: The two models shown side by side.
+        pair: The two models shown side by side (with links to pick others).
+        charts: Draw each answer's per-path chart (the grid's last rows hold its figures).
     """
+    expls: dict[str, ScoreExplanation | None] = {}
+    for m in models:
+        cell = comparison.cell(pid, m)
+        expls[m] = cell.explain() if cell is not None and not cell.failed else None
     turns = []
     for role, content in messages(comparison.prompt_contexts.get(pid)):
         who = {"user": "User", "assistant": "Assistant", "system": "System prompt"}.get(role, role)
@@ -312,8 +388,8 @@ def prompt_detail(
         + "".join(turns)
         + ideal_html
         + "</details>"
-        + _grid(comparison, pid, models, names, reviews)
-        + _why(comparison, pid, models, names, usage)
-        + _sbs(comparison, pid, models, names, links, pair)
+        + _grid(comparison, pid, models, names, reviews, expls)
+        + _why(comparison, pid, models, names, expls, charts)
+        + _sbs(comparison, pid, models, names, links, pair, usage)
         + "</section>"
     )
