@@ -384,10 +384,10 @@ def prompt_detail(
     )
     return (
         f'<section class=prompt id="{anchor(pid)}"><h3>{_e(pid)}</h3>'
-        f"<p class=muted>{_e(scores)}</p><details class=turns open><summary>The prompt</summary>"
+        f"<p class=muted>{_e(scores)}</p><div class=turns>"
         + "".join(turns)
         + ideal_html
-        + "</details>"
+        + "</div>"
         + _grid(comparison, pid, models, names, reviews, expls)
         + _why(comparison, pid, models, names, expls, charts)
         + _sbs(comparison, pid, models, names, links, pair, usage)
