@@ -60,7 +60,7 @@ details>summary{cursor:pointer;font-weight:600}details details{background:#fcfcf
 table.heat td a{display:block;padding:.3rem .5rem;color:#111;text-decoration:none}table.heat td a:hover,table.heat td a:focus{outline:2px solid #0969da}.grid td>i{font-style:normal;color:#59636e}
 section.prompt{border-top:2px solid #d0d7de;margin-top:1.6rem;padding-top:.2rem}section.prompt:target{background:#f6f8fa}
 .grid td>b{font-weight:400;padding:.05rem .35rem;border-radius:.2rem;color:#111;font-variant-numeric:tabular-nums}.why{font-size:.82rem;color:#3d444d;margin-top:.2rem;max-width:28rem;overflow-wrap:anywhere}
-pre,td,.ans{overflow-wrap:anywhere}.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}.ans{border:1px solid #d0d7de;border-radius:.4rem;padding:.3rem .7rem;min-width:0}
+.ans,.why{overflow-wrap:anywhere}td{overflow-wrap:break-word}.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}.ans{border:1px solid #d0d7de;border-radius:.4rem;padding:.3rem .7rem;min-width:0}
 .sbs>.ans{display:none}.picker{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid #d0d7de;padding:.2rem 0;display:flex;flex-wrap:wrap;gap:0 1rem;align-items:center}.picker p{margin:0;flex-basis:100%}section.prompt,h4[id]{scroll-margin-top:7.5rem}tr.sum th,tr.sum td{background:#f6f8fa}fieldset{border:1px solid #d0d7de;border-radius:.4rem;margin:.3rem 0;padding:.2rem .6rem}fieldset label{margin-right:.9rem;white-space:nowrap}
 p.pick a{margin:0 .15rem}td.nw{white-space:nowrap}fieldset input{margin-right:.3rem}svg.chart{display:block;margin:.4rem 0;max-width:100%;height:auto}p.when{font-size:1.05rem;margin:.2rem 0}
 """
@@ -244,7 +244,7 @@ def render_html(
         facts += f" · {cost.breakdown()}"
     if priceless and (cost is not None or usage):
         facts += f". No price is known for {', '.join(priceless)}"
-        facts += ", so its cost is unknown." if visitor else f": {PRICE_HOWTO}."
+        facts += ", so the cost is unknown." if visitor else f": {PRICE_HOWTO}."
     executive = read_executive(comparison.extra.get("executiveSummary"))
     top = header(
         comparison.config_title,
