@@ -17,8 +17,9 @@ import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
 from engine.jsvalues import format_score
-from engine.scoring import GroupExplanation, PathExplanation, PointLine, ScoreExplanation
-from studio.resultdata import path_names
+from engine.report.views.palette import score_colour
+from engine.report.views.why import explanation_steps, mean_text, path_names, weight_text
+from engine.scoring import GroupExplanation, PointLine, ScoreExplanation
 from studio.textsafe import one_line
 
 __all__ = [
@@ -58,16 +59,7 @@ def _num(value: float | None, digits: int = 2) -> str:
     return format_score(value, digits, "–")
 
 
-def _weight(w: float) -> str:
-    return f"{w:g}"
-
-
 # --- leaderboard and heatmap ------------------------------------------------------------
-
-
-SCORE_STOPS = ((0.0, (0xD6, 0x60, 0x4D)), (0.5, (0xF7, 0xF7, 0xF7)), (1.0, (0x43, 0x93, 0xC3)))
-"""The heatmap's colours: ColorBrewer's RdBu (red, white, blue), safe for colour-blind readers;
-every stop keeps dark text readable (contrast of at least 4.5:1 with #111111)."""
 
 
 def leaderboard_figure(
@@ -116,20 +108,6 @@ def leaderboard_figure(
         showlegend=False,
     )
     return fig
-
-
-def score_colour(value: float | None) -> str:
-    """The background of a heatmap cell: red (0) through white (0.5) to blue (1); grey if none.
-
-    The cell also shows the score as a number, so colour is never the only way to read it.
-    """
-    if value is None:
-        return "#eeeeee"
-    v = max(0.0, min(1.0, value))
-    (x0, c0), (x1, c1) = (SCORE_STOPS[0], SCORE_STOPS[1]) if v <= 0.5 else SCORE_STOPS[1:]
-    t = (v - x0) / (x1 - x0)
-    r, g, b = (round(a + (b - a) * t) for a, b in zip(c0, c1, strict=True))
-    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def heatmap_table(
@@ -217,21 +195,10 @@ def _point_bar(p: PointLine, numbers: Sequence[int] | None = None) -> Explanatio
     return ExplanationBar(
         label=f"{number}. {plot_text(p.text, 50)}",
         value=p.score,
-        text=f"{format_score(p.score)} × weight {_weight(p.weight)}{inverted}",
+        text=f"{format_score(p.score)} × weight {weight_text(p.weight)}{inverted}",
         kind="point",
         hover=plot_text(p.text, 300) + inverted,
     )
-
-
-def _mean_text(points: Sequence[PointLine], result: float | None) -> str:
-    counted = [p for p in points if p.score is not None]
-    if not counted or result is None:
-        return "nothing scored"
-    terms = " + ".join(
-        f"{format_score(p.score)}×{_weight(p.weight)}" for p in counted if p.score is not None
-    )
-    total = sum(p.weight for p in counted)
-    return f"({terms}) ÷ {_weight(total)} = {format_score(result)}"
 
 
 def explanation_bars(
@@ -256,7 +223,7 @@ def explanation_bars(
                     value=group.score,
                     text=f"{format_score(group.score)} (weighted mean)",
                     kind="required",
-                    hover=_mean_text(group.points, group.score),
+                    hover=mean_text(group.points, group.score),
                 )
             )
         else:
@@ -292,7 +259,7 @@ def _path_bars(
                 text=(_num(path.score) if path.score is not None else "nothing scored")
                 + (" — counts" if won else " — not used"),
                 kind="winner" if won else "path",
-                hover=_mean_text(path.points, path.score),
+                hover=mean_text(path.points, path.score),
             )
         )
     return bars
@@ -322,27 +289,3 @@ def explanation_figure(expl: ScoreExplanation, numbers: Sequence[int] | None = N
         showlegend=False,
     )
     return fig
-
-
-def _path_line(path: PathExplanation, winner: str | None, name: str) -> str:
-    mark = " ← best path: this one counts" if path.path_id == winner else ""
-    return f"{name}: {_mean_text(path.points, path.score)}{mark}"
-
-
-def explanation_steps(expl: ScoreExplanation) -> list[str]:
-    """The arithmetic in plain sentences, one per group and path, then the final formula."""
-    steps: list[str] = []
-    for group in expl.groups:
-        if group.kind == "required":
-            steps.append(f"Required points: {_mean_text(group.points, group.score)}")
-        else:
-            names = path_names(p.path_id for p in group.paths)
-            steps.append("Alternative paths (only the best one counts, as one item):")
-            steps += [f"  {_path_line(p, group.winner, names[p.path_id])}" for p in group.paths]
-    for p in expl.left_out:
-        steps.append(f"Left out of the mean: “{one_line(p.text, 80)}” ({p.reason or p.status})")
-    if expl.score is None:
-        steps.append("Final score: none, because nothing could be scored.")
-    else:
-        steps.append(f"Final score: {expl.formula}")
-    return steps

@@ -23,6 +23,9 @@ from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked, shared_ranks
 from engine.report.runcost import RunCost
+from engine.report.views.overview import prompt_order
+from engine.report.views.prompt import group_label, point_value
+from engine.report.views.why import path_names
 from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
 from engine.stats import DETECT, Uncertainty, interval_words, pair_words, power_line
@@ -103,31 +106,6 @@ class PairRow:
     """The two are next to each other on the leaderboard."""
 
 
-def _path_key(path_id: str) -> tuple[int, str]:
-    index = path_id.removeprefix("path_")
-    return (int(index), "") if index.isdigit() else (1 << 30, path_id)
-
-
-def path_names(path_ids: Iterable[str | None]) -> dict[str, str]:
-    """Name a prompt's alternative paths "Path 1", "Path 2"… in the order they are written.
-
-    Weval's path ids number the entries of the `should` list (`path_1` may be the second
-    entry), so they are renumbered here from 1 in the same order.
-    """
-    ids = sorted({p for p in path_ids if p}, key=_path_key)
-    return {p: f"Path {i}" for i, p in enumerate(ids, 1)}
-
-
-def group_label(
-    path_id: str | None, inverted: bool = False, names: Mapping[str, str] | None = None
-) -> str:
-    """How a point's group is named on screen: "Required", "Path 1", plus "(should not)"."""
-    label = "Required"
-    if path_id:
-        label = (names or path_names([path_id])).get(path_id, path_id)
-    return f"{label} (should not)" if inverted else label
-
-
 def _average(row: LeaderRow) -> float | None:
     return row.average
 
@@ -185,7 +163,7 @@ class Results:
         self.models = [m for m in comparison.models if m != IDEAL_MODEL_ID]
         self.models += sorted(seen - set(self.models) - {IDEAL_MODEL_ID})
         self.names = display_names(self.models)
-        self.prompt_ids = self._prompt_order()
+        self.prompt_ids = prompt_order(comparison)
         self._summaries = comparison.summaries()
         self._uncertainty: Uncertainty | None = None
         self.weval_scores = comparison.weval_scores()
@@ -205,18 +183,6 @@ class Results:
         """Build from a stored run's comparison (`engine.run.stored_comparison`) and cells."""
         usage = {r.key: _usage_from_row(r) for r in rows}
         return cls(comparison, usage, run_id)
-
-    def _prompt_order(self) -> list[str]:
-        ids = [str(p) for p in self.comparison.prompt_ids]
-        config = self.comparison.config
-        ordered = [
-            str(p.get("id"))
-            for p in (config.get("prompts") or [] if isinstance(config, dict) else [])
-            if isinstance(p, dict) and p.get("id") is not None
-        ]
-        known = set(ids)
-        out = [p for p in dict.fromkeys(ordered) if p in known]
-        return out + [p for p in ids if p not in set(out)]
 
     # --- overview ---------------------------------------------------------------------
 
@@ -452,19 +418,7 @@ class Results:
 
     def point_value(self, prompt_id: str, model: str, index: int) -> float | str:
         """A model's score on one point, or a word saying why there is none."""
-        cell = self.cell(prompt_id, model)
-        if cell is None:
-            return "no result"
-        if cell.failed:
-            return "failed"
-        if index >= len(cell.assessments):
-            return "no result"
-        a = cell.assessments[index]
-        if a.counts and a.coverage_extent is not None:
-            return a.coverage_extent
-        if a.status == "unverified":
-            return "needs a judge" if a.kind == "text" else "unverified"
-        return "errored"
+        return point_value(self.cell(prompt_id, model), index)
 
     def reflections(self, prompt_id: str, model: str) -> list[dict[str, Any]]:
         """One row per point for one model: score, status and the judges' reasons."""

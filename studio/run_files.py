@@ -7,7 +7,7 @@ so both offer the same files under the same names. No Streamlit import.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -72,6 +72,8 @@ def run_file(
     link: str | None = None,
     banner: str = "",
     csp: str = CSP,
+    visitor: bool = False,
+    view: Mapping[str, Any] | None = None,
 ) -> str:
     """The text of one file of these results.
 
@@ -82,6 +84,8 @@ def run_file(
         link: The link of the run, shown (as text) in the HTML report.
         banner: Markup put first in the report's body (see `engine.report.render_html`).
         csp: The report's Content-Security-Policy.
+        visitor: For someone who did not run it (a share link): no hints for the operator.
+        view: More of `engine.report.render_html`'s options (the share page's pages).
     """
     if kind == "json":
         return comparison_json_with_reviews(results.comparison, reviews)
@@ -95,4 +99,6 @@ def run_file(
         reviews=reviews,
         banner=banner,
         csp=csp,
+        visitor=visitor,
+        **(view or {}),
     )

@@ -11,7 +11,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Literal
+from typing import Any, Literal
 
 from starlette.responses import HTMLResponse, Response
 
@@ -24,6 +24,7 @@ from studio.resultdata import Results
 from studio.reviewing import anonymous
 from studio.run_files import FILES, FileKind, file_name, run_file, slug
 from studio.share_html import MESSAGES, PAGE_CSP, banner, message_page
+from studio.share_view import ShareView, read_view, view_options
 
 __all__ = ["Target", "answer"]
 
@@ -55,26 +56,46 @@ def _reviews(prompt_ids: list[str], viewer: Viewer) -> list[ReviewRow]:
 
 
 _PAGES: OrderedDict[tuple[object, ...], tuple[Results, str]] = OrderedDict()
-_PAGES_KEPT = 8
+_PAGES_KEPT = 32
 _RENDER = threading.Lock()
 
 
 def _page(
-    results: Results, reviews: list[ReviewRow], shown: str | None, top: str, *, cache: bool
+    results: Results,
+    reviews: list[ReviewRow],
+    shown: str | None,
+    top: str,
+    view: tuple[ShareView, dict[str, Any]],
+    *,
+    cache: bool,
 ) -> str:
-    """The share page of these results, drawn once per completed run and state of its reviews.
+    """A share page of these results, drawn once per completed run, page and state of reviews.
 
-    A run of 1,000 prompts x 10 models draws in seconds (19 MB of HTML): visitors who open the
-    same link at once wait for one render, not one each. The key holds the results object
-    (cached per completed run by `studio.services`) and everything else the page shows.
+    A page holds the details of at most `DETAILS_PER_PAGE` prompts, so it stays small for any
+    run; visitors who open the same page at once wait for one render, not one each. The key
+    holds the results object (cached per completed run by `studio.services`) and everything
+    else the page shows.
     """
+
+    def draw() -> str:
+        return run_file(
+            results,
+            "html",
+            reviews,
+            link=shown,
+            banner=top,
+            csp=PAGE_CSP,
+            visitor=True,
+            view=view[1],
+        )
+
     if not cache:
-        return run_file(results, "html", reviews, link=shown, banner=top, csp=PAGE_CSP)
-    key = (id(results), tuple(reviews), shown, top)
+        return draw()
+    key = (id(results), tuple(reviews), shown, top, view[0].key)
     with _RENDER:  # one render at a time: the others wait for it, then read it
         kept = _PAGES.get(key)
         if kept is None or kept[0] is not results:
-            page = run_file(results, "html", reviews, link=shown, banner=top, csp=PAGE_CSP)
+            page = draw()
             kept = _PAGES[key] = (results, page)  # holding `results` keeps its id unique
             while len(_PAGES) > _PAGES_KEPT:
                 _PAGES.popitem(last=False)
@@ -87,7 +108,8 @@ def answer(target: Target, params: Mapping[str, str], origin: str) -> Response |
 
     Args:
         target: The page itself, or one of its files.
-        params: The request's query parameters (`token`; `file` for a download).
+        params: The request's query parameters (`token`; `file` for a download; `page`, or
+            `prompt` with `a` and `b`, for a page: `studio.share_view`).
         origin: The studio's base URL as the request reached it (scheme, host, base path);
             team mode shows its public URL instead.
     """
@@ -108,8 +130,11 @@ def answer(target: Target, params: Mapping[str, str], origin: str) -> Response |
     reviews = _reviews(results.prompt_ids, viewer)
     shown = share_url(base, link.token) if base else None
     if target == "page":
-        top = banner(link.token, run.created_at, run.done_cells, run.total_cells)
-        page = _page(results, reviews, shown, top, cache=run.live_status == "completed")
+        top = banner(link.token, run.done_cells, run.total_cells)
+        asked = read_view(results, params)
+        options = {**view_options(results, link.token, asked), "when": run.created_at}
+        completed = run.live_status == "completed"
+        page = _page(results, reviews, shown, top, (asked, options), cache=completed)
         return HTMLResponse(page, 200, _HEADERS)
     kind = params.get("file")
     if kind not in FILES:
@@ -117,7 +142,7 @@ def answer(target: Target, params: Mapping[str, str], origin: str) -> Response |
     chosen: FileKind = kind
     name = file_name(slug(results.title, "results"), chosen)
     return Response(
-        run_file(results, chosen, reviews, link=shown),
+        run_file(results, chosen, reviews, link=shown, visitor=True, view={"when": run.created_at}),
         200,
         {**_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'},
         media_type=FILES[chosen].mime,

@@ -42,12 +42,11 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def banner(token: str, created_at: str, done: int, total: int) -> str:
-    """The share page's header: what it is, and a form with one button per file.
+def banner(token: str, done: int, total: int) -> str:
+    """The share page's top line: what it is, and a form with one button per file.
 
     Args:
         token: The share link's token (sent back with a download, so it is checked again).
-        created_at: When the run was made (ISO 8601, UTC).
         done: Answers scored so far.
         total: Answers the run plans.
     """
@@ -57,10 +56,9 @@ def banner(token: str, created_at: str, done: int, total: int) -> str:
         + f">{_e(spec.label)}</button>"
         for kind, spec in FILES.items()
     )
-    when = created_at[:16].replace("T", " ")
     return (
         _STYLE + "<p class=muted>Shared results · read-only · "
-        f"Run of {_e(when)} UTC · {done} of {total} answers scored</p>"
+        f"{done} of {total} answers scored</p>"
         f'<form class=share-top method=get action="{DOWNLOAD_PATH}">'
         f'<input type=hidden name=token value="{_e(token)}">{buttons}</form>'
     )

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from engine.textlines import one_line
+
 __all__ = ["one_line", "safe_markdown"]
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^\"'])")
@@ -46,15 +48,3 @@ def safe_markdown(text: str) -> str:
         last = match.end()
     out.append(_escape(text[last:]))
     return "".join(out)
-
-
-def one_line(text: str | None, limit: int = 80) -> str:
-    """Return the first line of `text`, whitespace collapsed, cut to `limit` characters."""
-    if not text:
-        return ""
-    line = " ".join(text.strip().split("\n", 1)[0].split())
-    if len(line) > limit:
-        return line[: max(1, limit - 1)].rstrip() + "…"
-    if "\n" in text.strip():
-        return line + " …"
-    return line

@@ -1,16 +1,18 @@
 """A run's report as ONE self-contained HTML file: no JavaScript, no external requests.
 
-The file holds the leaderboard, a prompt × model table of scores, and for every prompt its
-conversation, each model's answer, every point with the judges' reasons, and the arithmetic
-of each score (`engine.scoring.explain`), with reviewers' verdicts under their points. It uses only HTML and inline CSS (`<details>` for
-folding), and a Content-Security-Policy that forbids scripts and any network request. Every
-string from a blueprint, a model or a judge is escaped with `html.escape`.
+The file holds the studio's views (`engine.report.views`): a header with the blueprint, the
+date and the cost, the executive summary, the leaderboard with its error bars, the heatmap
+(each cell a link to its prompt), the reviewers' verdicts, and for every prompt its points x
+models with the judges' reasons, why each score is what it is (per-path chart and arithmetic)
+and two answers side by side. It uses only HTML, inline SVG and inline CSS (`<details>` for
+folding, radio buttons and `:has()` to pick two answers), and a Content-Security-Policy that
+forbids scripts and any network request. Every string from a blueprint, a model or a judge is
+escaped with `html.escape`. The studio's share page draws the same views (`studio.share_answer`).
 """
 
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -18,21 +20,24 @@ from typing import Any
 from engine.jsvalues import format_score
 from engine.modelids import display_names
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
-from engine.report.costs import PRICE_HOWTO, UNKNOWN
+from engine.report.costs import PRICE_HOWTO
 from engine.report.executive import executive_html, read_executive
 from engine.report.html_similarity import similarity_html
-from engine.report.numbering import point_kinds, point_numbers
 from engine.report.output import printable
 from engine.report.ranking import coverage_note, ranked, shared_ranks
-from engine.report.reviews import PointReviews, judged_points, match_reviews
-from engine.report.runcost import money_text
-from engine.scoring.aggregation import GroupExplanation, PointLine
-from engine.scoring.cells import CellScore
+from engine.report.reviews import judged_points, match_reviews
+from engine.report.views.links import Links, report_links
+from engine.report.views.overview import date_words, header, heatmap, prompt_order, verdicts
+from engine.report.views.palette import palette_css, score_colour
+from engine.report.views.prompt import pair_css, pair_picker, prompt_detail
 from engine.similarity.hybrid import WEVAL_SCORE_NOTE
 from engine.stats import Uncertainty, neighbour_pairs, pair_words, power_line
 from engine.store.reviews import ReviewRow
 
-__all__ = ["CSP", "render_html"]
+__all__ = ["CHART_CELLS", "CSP", "default_pair", "render_html"]
+
+CHART_CELLS = 2000
+"""The most answers in detail whose per-path charts a page draws (a share page holds fewer)."""
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 """The report's Content-Security-Policy: inline styles only; no scripts, fonts or requests."""
@@ -49,8 +54,15 @@ td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 pre{white-space:pre-wrap;word-wrap:break-word;background:#f6f8fa;padding:.6rem;border-radius:.3rem;font-size:.88rem;margin:.3rem 0}
 details{margin:.4rem 0;border:1px solid #d0d7de;border-radius:.4rem;padding:.3rem .7rem}
 details>summary{cursor:pointer;font-weight:600}details details{background:#fcfcfd}
-.win{color:#1a7f37;font-weight:600}.left{color:#8c959f}.err{color:#cf222e}
-.review{color:#8250df}.formula{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}
+.left{color:#59636e}.err{color:#cf222e}
+.review{color:#6639ba}.formula{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88rem}
+.wide{overflow-x:auto;max-width:100%}table.heat td{text-align:right;font-variant-numeric:tabular-nums;padding:0}
+table.heat td a{display:block;padding:.3rem .5rem;color:#111;text-decoration:none}table.heat td a:hover,table.heat td a:focus{outline:2px solid #0969da}.grid td>i{font-style:normal;color:#59636e}
+section.prompt{border-top:2px solid #d0d7de;margin-top:1.6rem;padding-top:.2rem}section.prompt:target{background:#f6f8fa}
+.grid td>b{font-weight:400;padding:.05rem .35rem;border-radius:.2rem;color:#111;font-variant-numeric:tabular-nums}.why{font-size:.82rem;color:#3d444d;margin-top:.2rem;max-width:28rem;overflow-wrap:anywhere}
+.ans,.why{overflow-wrap:anywhere}td{overflow-wrap:break-word}.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}.ans{border:1px solid #d0d7de;border-radius:.4rem;padding:.3rem .7rem;min-width:0}
+.sbs>.ans{display:none}.picker{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid #d0d7de;padding:.2rem 0;display:flex;flex-wrap:wrap;gap:0 1rem;align-items:center}.picker p{margin:0;flex-basis:100%}section.prompt,h4[id]{scroll-margin-top:7.5rem}tr.sum th,tr.sum td{background:#f6f8fa}fieldset{border:1px solid #d0d7de;border-radius:.4rem;margin:.3rem 0;padding:.2rem .6rem}fieldset label{margin-right:.9rem;white-space:nowrap}
+p.pick a{margin:0 .15rem}td.nw{white-space:nowrap}fieldset input{margin-right:.3rem}svg.chart{display:block;margin:.4rem 0;max-width:100%;height:auto}p.when{font-size:1.05rem;margin:.2rem 0}
 """
 
 
@@ -60,57 +72,6 @@ def _e(value: object) -> str:
 
 def _num(value: float | None, digits: int = 2) -> str:
     return format_score(value, digits, "–")
-
-
-def _color(score: float | None) -> str:
-    if score is None:
-        return "#f6f8fa"
-    clamped = min(max(score, 0.0), 1.0)
-    return f"hsl({clamped * 120:.0f},65%,78%)"
-
-
-def _path_names(path_ids: Iterable[str | None]) -> dict[str, str]:
-    """Paths named "Path 1", "Path 2"… in the order they are written (by their index)."""
-
-    def key(path_id: str) -> tuple[int, str]:
-        index = path_id.removeprefix("path_")
-        return (int(index), "") if index.isdigit() else (1 << 30, path_id)
-
-    ordered = sorted({p for p in path_ids if p}, key=key)
-    return {p: f"Path {i}" for i, p in enumerate(ordered, 1)}
-
-
-def _group_name(path_id: str | None, inverted: bool, names: Mapping[str, str]) -> str:
-    label = names.get(path_id, path_id) if path_id else "Required"
-    return label + (" (should not)" if inverted else "")
-
-
-def _prompt_order(comparison: Comparison) -> list[str]:
-    config = comparison.config if isinstance(comparison.config, dict) else {}
-    ordered = [
-        str(p.get("id"))
-        for p in config.get("prompts") or []
-        if isinstance(p, dict) and p.get("id") is not None
-    ]
-    known = [str(p) for p in comparison.prompt_ids]
-    out = [p for p in dict.fromkeys(ordered) if p in set(known)]
-    return out + [p for p in known if p not in set(out)]
-
-
-def _messages(raw: Any) -> list[tuple[str, str | None]]:
-    if isinstance(raw, str):
-        return [("user", raw)]
-    out: list[tuple[str, str | None]] = []
-    for m in raw if isinstance(raw, list) else []:
-        if isinstance(m, dict):
-            content = m.get("content")
-            text = (
-                content
-                if isinstance(content, str) or content is None
-                else json.dumps(content, ensure_ascii=False)
-            )
-            out.append((str(m.get("role") or ""), text))
-    return out
 
 
 def _leaderboard(comparison: Comparison, models: list[str], names: dict[str, str]) -> str:
@@ -195,185 +156,22 @@ def _how_sure(uncertainty: Uncertainty, order: list[str], names: dict[str, str])
     )
 
 
-def _score_table(
-    comparison: Comparison, prompts: list[str], models: list[str], names: dict[str, str]
-) -> str:
-    head = "".join(f"<th>{_e(names[m])}</th>" for m in models)
-    rows = []
-    for pid in prompts:
-        cells = []
-        for model in models:
-            cell = comparison.cell(pid, model)
-            if cell is None:
-                cells.append("<td class=num>–</td>")
-            elif cell.failed:
-                cells.append('<td class="num err">failed</td>')
-            else:
-                cells.append(
-                    f'<td class=num style="background:{_color(cell.score)}">{_num(cell.score)}</td>'
-                )
-        rows.append(f'<tr><td><a href="#p-{_e(pid)}">{_e(pid)}</a></td>{"".join(cells)}</tr>')
-    return (
-        "<h2>Scores by prompt</h2><p class=muted>One row per prompt, one column per model.</p>"
-        f"<table><tr><th>Prompt</th>{head}</tr>" + "".join(rows) + "</table>"
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def default_pair(
+    comparison: Comparison, models: list[str], names: dict[str, str]
+) -> tuple[str, str]:
+    """The two models shown side by side at first: the two best on the leaderboard."""
+    summaries = comparison.summaries()
+    order = ranked(
+        models,
+        lambda m: s.average if (s := summaries.get(m)) else None,
+        lambda m: s.scored_prompts if (s := summaries.get(m)) else 0,
+        names.__getitem__,
     )
-
-
-def _point_row(line: PointLine, number: int, group: str, extra: str = "") -> str:
-    score = (
-        f"<td class=num>{_num(line.score)}</td>"
-        if line.score is not None
-        else f"<td class=left>left out: {_e(line.reason or line.status)}</td>"
-    )
-    return f"<tr><td class=num>{number}</td><td>{_e(line.text)}</td><td>{_e(group)}</td><td class=num>{line.weight:g}</td>{score}{extra}</tr>"
-
-
-def _mean(points: Sequence[PointLine], result: float | None) -> str:
-    counted = [p for p in points if p.score is not None]
-    if not counted or result is None:
-        return "nothing scored"
-    terms = " + ".join(
-        f"{format_score(p.score)}×{p.weight:g}" for p in counted if p.score is not None
-    )
-    return f"({terms}) ÷ {sum(p.weight for p in counted):g} = {format_score(result)}"
-
-
-def _group_lines(group: GroupExplanation) -> list[str]:
-    if group.kind == "required":
-        return [f"Required points: {_e(_mean(group.points, group.score))}"]
-    names = _path_names(path.path_id for path in group.paths)
-    lines = []
-    for path in group.paths:
-        won = path.path_id == group.winner
-        label = names[path.path_id]
-        text = f"{label}: {_e(_mean(path.points, path.score))}"
-        lines.append(f"<span class=win>{text} ← best path, counts</span>" if won else text)
-    return lines
-
-
-def _review_lines(reviews: Sequence[ReviewRow]) -> str:
-    """A point's verdicts as escaped lines for the Why column."""
-    lines = []
-    for r in reviews:
-        said = "agrees with the judge" if r.verdict == "agree" else "scores it"
-        comment = f": {_e(r.comment)}" if r.comment else ""
-        lines.append(
-            f"<br><span class=review>Reviewer {_e(r.author)} {said} "
-            f"({_e(format_score(r.score))}){comment}</span>"
-        )
-    return "".join(lines)
-
-
-def _cell_section(
-    comparison: Comparison,
-    pid: str,
-    model: str,
-    name: str,
-    usage: Mapping[str, Any] | None,
-    reviews: PointReviews,
-) -> str:
-    cell: CellScore | None = comparison.cell(pid, model)
-    response = comparison.responses.get(pid, {}).get(model)
-    spent = ""
-    if usage:
-        bits = []
-        if isinstance(usage.get("latency_ms"), int | float):
-            bits.append(f"{usage['latency_ms'] / 1000:.2f} s")
-        if isinstance(usage.get("input_tokens"), int | float):
-            bits.append(f"{int(usage['input_tokens'])} tokens in")
-        if isinstance(usage.get("output_tokens"), int | float):
-            bits.append(f"{int(usage['output_tokens'])} out")
-        if usage.get("cost_unknown"):
-            bits.append(UNKNOWN)
-        elif isinstance(usage.get("cost_usd"), int | float):
-            bits.append(f"answer {money_text(float(usage['cost_usd']))}")
-        spent = f"<p class=muted>{_e(' · '.join(bits))}</p>" if bits else ""
-    if cell is None:
-        return f"<details><summary>{_e(name)}: no result</summary>{spent}</details>"
-    if cell.failed:
-        return (
-            f"<details><summary>{_e(name)}: <span class=err>failed</span></summary>"
-            f"<p class=err>{_e(cell.error)}</p>{spent}</details>"
-        )
-    expl = cell.explain()
-    names = _path_names(a.path_id for a in cell.assessments)
-    numbers = point_numbers(cell.assessments, point_kinds(comparison.config, pid))
-    rows: list[str] = []
-    for index, a in enumerate(cell.assessments):
-        line = next(
-            (
-                p
-                for g in expl.groups
-                for p in [*g.points, *(q for path in g.paths for q in path.points)]
-                if p.index == index
-            ),
-            next((p for p in expl.left_out if p.index == index), None),
-        )
-        judgements = a.individual_judgements or []
-        reasons = (
-            "<br>".join(
-                f"{_e(j.judge_model_id)} ({format_score(j.coverage_extent)}): {_e(j.reflection)}"
-                for j in judgements
-            )
-            if judgements
-            else _e(a.reflection or "")
-        )
-        error = f"<br><span class=err>{_e(a.error)}</span>" if a.error else ""
-        reviewed = _review_lines(reviews.get((pid, model, index), []))
-        why = f"<td>{reasons}{error}{reviewed}</td>"
-        if line is not None:
-            group = _group_name(a.path_id, a.is_inverted, names)
-            rows.append(_point_row(line, numbers[index], group, why))
-    steps = [line for g in expl.groups for line in _group_lines(g)]
-    steps.append(f"Final score: {_e(expl.formula)}")
-    answer = (
-        f"<pre>{_e(response)}</pre>"
-        if response is not None
-        else "<p class=muted>No answer recorded.</p>"
-    )
-    return (
-        f"<details><summary>{_e(name)}: {_num(cell.score)}</summary>{spent}"
-        f"<p><strong>Answer</strong></p>{answer}"
-        "<table><tr><th>#</th><th>Point</th><th>Group</th><th>Weight</th><th>Score</th><th>Why</th></tr>"
-        + "".join(rows)
-        + "</table><p class=formula>"
-        + "<br>".join(steps)
-        + "</p></details>"
-    )
-
-
-def _prompt_section(
-    comparison: Comparison,
-    pid: str,
-    models: list[str],
-    names: dict[str, str],
-    usage: Mapping[tuple[str, str], Mapping[str, Any]],
-    reviews: PointReviews,
-) -> str:
-    turns = []
-    for role, content in _messages(comparison.prompt_contexts.get(pid)):
-        who = {"user": "User", "assistant": "Assistant", "system": "System prompt"}.get(role, role)
-        body = (
-            "<p class=muted>(the model writes this turn)</p>"
-            if content is None
-            else f"<pre>{_e(content)}</pre>"
-        )
-        turns.append(f"<p><strong>{_e(who)}</strong></p>{body}")
-    ideal = comparison.responses.get(pid, {}).get(IDEAL_MODEL_ID)
-    ideal_html = f"<p><strong>Ideal answer</strong></p><pre>{_e(ideal)}</pre>" if ideal else ""
-    scores = ", ".join(
-        f"{names[m]} {_num(c.score)}" for m in models if (c := comparison.cell(pid, m)) is not None
-    )
-    cells = "".join(
-        _cell_section(comparison, pid, m, names[m], usage.get((pid, m)), reviews) for m in models
-    )
-    return (
-        f'<details id="p-{_e(pid)}"><summary>{_e(pid)} <span class=muted>{_e(scores)}</span></summary>'
-        + "".join(turns)
-        + ideal_html
-        + cells
-        + "</details>"
-    )
+    return (order[0], order[1] if len(order) > 1 else order[0])
 
 
 def render_html(
@@ -386,6 +184,13 @@ def render_html(
     reviews: Iterable[ReviewRow] = (),
     banner: str = "",
     csp: str = CSP,
+    visitor: bool = False,
+    when: datetime | str | None = None,
+    links: Links | None = None,
+    detailed: Sequence[str] | None = None,
+    pairs: Mapping[str, tuple[str, str]] | None = None,
+    overview: bool = True,
+    footer: str = "",
 ) -> str:
     """Return the report of a comparison as one self-contained HTML document.
 
@@ -401,6 +206,14 @@ def render_html(
         banner: Markup put first in the body, built (and escaped) by the caller: the studio's
             share page puts its header and download buttons there. Empty in a report file.
         csp: The document's Content-Security-Policy (the share page allows its own forms).
+        visitor: The reader did not run it (a share link): no hints meant for the operator.
+        when: When the run was made (default: the comparison's timestamp).
+        links: Where links to a prompt's detail and to another pair of answers go (default:
+            anchors within the file, and radio buttons to pick a pair).
+        detailed: The prompts whose detail this page holds (default: every prompt).
+        pairs: The two models side by side, per prompt (default: the two best).
+        overview: Show the summary, leaderboard and heatmap (False: the prompts alone).
+        footer: Markup after the prompts' details, built by the caller (page links).
     """
     matched = match_reviews(judged_points(comparison), reviews)
     unknown = set(unpriced)
@@ -413,34 +226,78 @@ def render_html(
         {m for row in comparison.cells.values() for m in row} - set(models) - {IDEAL_MODEL_ID}
     )
     names = display_names(models)
-    prompts = _prompt_order(comparison)
+    links = links or report_links()
+    prompts = prompt_order(comparison)
+    shown = list(prompts if detailed is None else detailed)
     moment = (generated_at or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    description = f"<pre>{_e(comparison.description)}</pre>" if comparison.description else ""
+    description = (
+        f"<pre dir=auto>{_e(comparison.description)}</pre>" if comparison.description else ""
+    )
     link_html = f"<p class=muted>Studio link: <code>{_e(link)}</code></p>" if link else ""
     facts = (
-        f"{len(prompts)} prompts · {len(models)} models · run {comparison.run_label or '–'} of "
-        f"{comparison.timestamp or '–'}"
+        f"{_count(len(prompts), 'prompt')} · {_count(len(models), 'model')} · "
+        f"run {comparison.run_label or '–'}"
     )
     cost = comparison.cost  # the figures every page shows (`blueprintStudio.cost`)
+    priceless = list(cost.unpriced) if cost is not None else sorted(unknown & set(models))
     if cost is not None:
         facts += f" · {cost.breakdown()}"
-        if cost.unpriced:
-            facts += f". No price is known for {', '.join(cost.unpriced)}: {PRICE_HOWTO}."
-    elif usage and unknown & set(models):
-        facts += f". No price is known for some models: {PRICE_HOWTO}."
+    if priceless and (cost is not None or usage):
+        facts += f". No price is known for {', '.join(priceless)}"
+        facts += ", so the cost is unknown." if visitor else f": {PRICE_HOWTO}."
     executive = read_executive(comparison.extra.get("executiveSummary"))
-    body = (
-        f"<h1>{_e(comparison.config_title)}</h1><p class=muted>{_e(facts)}</p>{link_html}{description}"
-        + (executive_html(executive) if executive else "")
-        + _leaderboard(comparison, models, names)
-        + _score_table(comparison, prompts, models, names)
-        + similarity_html(comparison, models, prompts, names, _color)
-        + "<h2>Every prompt in detail</h2><p class=muted>Open a prompt to see each model's "
-        "answer, every point with the judges' reasons, and how the score is computed.</p>"
-        + "".join(
-            _prompt_section(comparison, pid, models, names, usage, matched) for pid in prompts
+    top = header(
+        comparison.config_title,
+        date_words(when if when is not None else comparison.timestamp),
+        models,
+        names,
+        facts,
+    )
+    first = default_pair(comparison, models, names) if models else ("", "")
+    chosen = pairs or {}
+    charts = len(shown) * len(models) <= CHART_CELLS
+    details = "".join(
+        prompt_detail(
+            comparison,
+            pid,
+            models,
+            names,
+            usage,
+            matched,
+            links,
+            chosen.get(pid, first),
+            charts=charts,
         )
-        + f"<p class=muted>Made by Blueprint Studio on {_e(moment)}. This file needs no "
+        for pid in shown
+    )
+    if links.pair is None and shown and models:
+        details = pair_picker(models, names, first) + details
+    if not charts:
+        details = (
+            f"<p class=muted>With more than {CHART_CELLS:,} answers in detail, each answer's "
+            "per-path chart is left out to keep the file small: the last rows of each grid "
+            "hold the same figures.</p>" + details
+        )
+    if overview:
+        body = (
+            top
+            + link_html
+            + description
+            + (executive_html(executive) if executive else "")
+            + _leaderboard(comparison, models, names)
+            + heatmap(comparison, prompts, models, names, links)
+            + verdicts(matched, names, links, comparison)
+            + similarity_html(comparison, models, prompts, names, score_colour)
+            + "<h2>Every prompt in detail</h2><p class=muted>Each prompt: its points with each "
+            "model's score and the judges' reasons, why each score is what it is, and two "
+            "answers side by side.</p>"
+        )
+    else:
+        body = top + link_html
+    body += (
+        details
+        + footer
+        + f"<p class=muted>Made by Blueprint Studio on {_e(moment)}. This page needs no "
         "network and runs no scripts.</p>"
     )
     return printable(
@@ -448,6 +305,7 @@ def render_html(
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
         '<meta name="referrer" content="no-referrer">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>{_e(comparison.config_title)}: results</title><style>{_CSS}</style></head>"
+        f"<title>{_e(comparison.config_title)}: results</title>"
+        f"<style>{_CSS}{palette_css()}{pair_css(len(models))}</style></head>"
         f"<body>{banner}{body}</body></html>"
     )

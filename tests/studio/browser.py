@@ -97,11 +97,7 @@ class Studio:
 def start_studio(home: Path, env_extra: dict[str, str], log: Path) -> Studio:
     """Start `blueprint studio` on a free port with its own BLUEPRINT_HOME."""
     port = free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.endswith(("_API_KEY", "_BASE_URL")) and not k.startswith("STREAMLIT_")
-    }
+    env = visitor_env()
     env.update(env_extra)
     env["BLUEPRINT_HOME"] = str(home)
     out = log.open("wb")
@@ -273,3 +269,38 @@ def external_requests(page: object) -> list[str]:
         "request", lambda r: seen.append(r.url) if not r.url.startswith(LOOPBACK) else None
     )
     return seen
+
+
+def visitor_env() -> dict[str, str]:
+    """This process's environment without provider keys, endpoints or Streamlit settings."""
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.endswith(("_API_KEY", "_BASE_URL")) and not k.startswith("STREAMLIT_")
+    }
+
+
+@contextmanager
+def team_studio(home: Path) -> Iterator[tuple[Studio, dict[str, str]]]:
+    """`blueprint studio` in team mode on `home`'s store (login configured, no one logged in).
+
+    Yields the server and the environment it runs in (for `blueprint` commands beside it).
+    """
+    from tests.test_host_check import AUTH
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    (home / ".streamlit").mkdir(exist_ok=True)
+    (home / ".streamlit" / "secrets.toml").write_text(AUTH.format(base=base))
+    env = visitor_env()
+    env["BLUEPRINT_HOME"] = str(home)
+    log = home / "studio.log"
+    command = [*studio_command(port), "--host", "127.0.0.1", "--public-url", base]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT)
+    server = Studio(base, home, proc, log)
+    try:
+        wait_healthy(base, proc)
+        yield server, env
+    finally:
+        stop_studio(server)

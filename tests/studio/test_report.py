@@ -70,7 +70,7 @@ def test_report_has_the_scores_and_the_arithmetic(or_paths_run):
         assert f"{summary.average:.2f}" in text, model
     # one rounding rule for scores: 2 decimals, never "1.0000 -> 1.00" (issue 31)
     assert "Final score: (1.00 + 1.00) / 2 = 1.00" in text and "1.000" not in text
-    assert "← best path, counts" in text
+    assert "← best path: this one counts" in text  # the studio's words (issue 39)
     assert "New Year's Day is on January 1 in the Gregorian calendar." in text
     assert 'http-equiv="Content-Security-Policy"' in doc and "default-src 'none'" in doc
 

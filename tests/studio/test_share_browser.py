@@ -8,7 +8,6 @@ none of their content. A revoked or expired link says so.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -21,17 +20,10 @@ from playwright.sync_api import expect
 
 from engine.store import open_store
 from tests.fakes.llm_server import FakeLLM
-from tests.studio.browser import (
-    Studio,
-    free_port,
-    new_page,
-    stop_studio,
-    studio_command,
-    wait_healthy,
-)
+from tests.studio.browser import new_page, studio_command, team_studio
 from tests.studio.conftest import ANSWERS, scripted
 from tests.studio.helpers import example, make_run
-from tests.test_host_check import AUTH, status
+from tests.test_host_check import status
 
 pytestmark = pytest.mark.browser
 
@@ -70,26 +62,8 @@ def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             run_id, "anyone", datetime.now(UTC) - timedelta(minutes=1)
         ).token,
     }
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    (home / ".streamlit").mkdir()
-    (home / ".streamlit" / "secrets.toml").write_text(AUTH.format(base=base))
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.endswith(("_API_KEY", "_BASE_URL")) and not k.startswith("STREAMLIT_")
-    }
-    env["BLUEPRINT_HOME"] = str(home)
-    log = home / "studio.log"
-    command = [*studio_command(port), "--host", "127.0.0.1", "--public-url", base]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(command, env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT)
-    server = Studio(base, home, proc, log)
-    try:
-        wait_healthy(base, proc)
+    with team_studio(home) as (server, env):
         yield {"studio": server, "run": run_id, "other": other, "links": links, "env": env}
-    finally:
-        stop_studio(server)
 
 
 @pytest.fixture
