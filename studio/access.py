@@ -37,6 +37,7 @@ __all__ = [
     "home_page",
     "link_verdict",
     "login_page",
+    "may_publish",
     "team_mode",
 ]
 
@@ -110,6 +111,13 @@ def link_verdict(link: ShareLink | None, viewer: Viewer) -> Verdict:
     if link.audience == "team" and not viewer.logged_in:
         return "login"
     return "ok"
+
+
+def may_publish(viewer: Viewer) -> bool:
+    """Whether this viewer may publish a blueprint as a proposal (personal owner, editors)."""
+    if not viewer.team:
+        return True
+    return viewer.logged_in and viewer.role in ("editor", "admin")
 
 
 def base_url() -> str:
