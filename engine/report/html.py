@@ -289,7 +289,7 @@ def _cell_section(
             bits.append(f"answer {money_text(float(usage['cost_usd']))}")
         spent = f"<p class=muted>{_e(' · '.join(bits))}</p>" if bits else ""
     if cell is None:
-        return f"<details><summary>{_e(name)}: no result</summary>{spent}</details>"
+        return f"<details><summary>{_e(name)}: not answered</summary>{spent}</details>"
     if cell.failed:
         return (
             f"<details><summary>{_e(name)}: <span class=err>failed</span></summary>"
