@@ -14,6 +14,7 @@ from engine.errors import ConfigError
 from engine.modelids import app_model_id
 from engine.run import RunOptions, stored_comparison
 from engine.run.pasted import answer_turns, prepare_pasted
+from engine.run.rescore import prepare_rescore
 from engine.run.service import prepare_resume, prepare_run, run_sync
 from engine.store import Store, open_store
 from tests.fakes.llm_replies import FakeRequest, judge_reply
@@ -175,3 +176,15 @@ def test_an_app_model_in_an_ordinary_run_is_refused_in_plain_words(env):
         record=False,
     )
     assert any("stands for a chat app's pasted answers" in p for p in prepared.problems)
+
+
+def test_a_pasted_run_can_be_rescored_with_an_edited_blueprint(env):
+    store = open_store()
+    run_id = scored(store, {"france": "Paris is the capital.", "spain": "Madrid."})
+    edited = BLUEPRINT.replace("$icontains: madrid", "$icontains: barcelona")
+    prepared = prepare_rescore(store, run_id, edited)
+    assert prepared.problems == [] and prepared.run_id is not None
+    assert list(prepared.unanswered) == ["trip"]  # still not answered, never generated
+    assert run_sync(prepared.run_id, prepared.plan, store, prepared.options).status == "completed"
+    scores = {c.prompt_id: c.score for c in store.cells(prepared.run_id)}
+    assert scores == {"france": 1.0, "spain": 0.0}
