@@ -11,9 +11,11 @@ from typing import Literal
 from engine.jsvalues import js_number_str
 
 __all__ = [
+    "APP_PREFIX",
     "DEFAULT_CONCURRENCY",
     "PROVIDERS",
     "ProviderInfo",
+    "app_model_id",
     "base_model_id",
     "display_names",
     "effective_model_id",
@@ -70,10 +72,41 @@ PROVIDERS: dict[str, ProviderInfo] = {
         ProviderInfo("deepseek", "openai", "https://api.deepseek.com/v1"),
         ProviderInfo("ideal", "offline", None, needs_key=False),
         ProviderInfo("replay", "offline", None, needs_key=False),
+        ProviderInfo("app", "offline", None, needs_key=False),
     )
 }
 """Providers known by name. Any other prefix works as an OpenAI-compatible endpoint when
 `<PREFIX>_BASE_URL` is set (for example `VLLM_BASE_URL` for `vllm:my-model`)."""
+
+APP_PREFIX = "app:"
+"""The prefix of a chat app's pasted answers (`app:chatgpt-web`): never a provider's model."""
+
+_APP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def app_model_id(name: str) -> str:
+    """The model id of a chat app's pasted answers: `app:NAME` (the prefix may be given).
+
+    NAME is 1 to 64 letters, digits, `.`, `_` or `-`, starting with a letter or digit
+    (`chatgpt-web`, `claude.ai`), so the id can never be taken for a provider's model.
+
+    Raises:
+        ValueError: The name is empty or holds other characters (the message says what to write).
+    """
+    raw = name.strip()
+    bare = raw[len(APP_PREFIX) :] if raw.lower().startswith(APP_PREFIX) else raw
+    if ":" in bare and not raw.lower().startswith(APP_PREFIX):
+        raise ValueError(
+            f"'{raw}' looks like a provider's model id; name the app's answers app:NAME, such "
+            "as app:chatgpt-web."
+        )
+    if not _APP_NAME.fullmatch(bare):
+        raise ValueError(
+            f"'{raw}' is not a name for an app's answers: use 1 to 64 letters, digits, '.', "
+            "'_' or '-' after app:, such as app:chatgpt-web."
+        )
+    return APP_PREFIX + bare
+
 
 _SUFFIX = re.compile(r"\[(?:temp|sp_idx):[^\]]*\]")
 

@@ -22,6 +22,7 @@ __all__ = [
     "Settings",
     "home_dir",
     "load_settings",
+    "settings_path",
 ]
 
 DEFAULT_HOME = Path("~/.blueprint-studio")
@@ -35,6 +36,11 @@ DEFAULT_SESSION_IDLE_HOURS = 8.0
 def _home_path() -> Path:
     raw = os.environ.get("BLUEPRINT_HOME")
     return Path(raw).expanduser() if raw else DEFAULT_HOME.expanduser()
+
+
+def settings_path() -> Path:
+    """Return `$BLUEPRINT_HOME/settings.toml` (it may not exist; nothing is created)."""
+    return _home_path() / "settings.toml"
 
 
 def home_dir() -> Path:
@@ -216,7 +222,7 @@ def load_settings(path: Path | None = None) -> Settings:
     Raises:
         ConfigError: The settings file exists but is not valid TOML or has wrong types.
     """
-    path = path or _home_path() / "settings.toml"  # reading needs no folder
+    path = path or settings_path()  # reading needs no folder
     data: dict[str, Any] = {}
     if path.is_file():
         import tomllib  # only when there is a file to read (most runs have none)

@@ -40,6 +40,7 @@ __all__ = [
     "link_verdict",
     "log_out",
     "login_page",
+    "may_publish",
     "team_mode",
     "warn_no_admin",
 ]
@@ -116,6 +117,13 @@ def link_verdict(link: ShareLink | None, viewer: Viewer) -> Verdict:
     if link.audience == "team" and not viewer.logged_in:
         return "login"
     return "ok"
+
+
+def may_publish(viewer: Viewer) -> bool:
+    """Whether this viewer may publish a blueprint as a proposal (personal owner, editors)."""
+    if not viewer.team:
+        return True
+    return viewer.logged_in and viewer.role in ("editor", "admin")
 
 
 def base_url() -> str:

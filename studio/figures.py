@@ -125,9 +125,10 @@ def heatmap_table(
         prompts: Row labels (prompt ids), top to bottom.
         models: Column labels (model names).
         scores: One row of scores per prompt; None where there is no score.
-        statuses: The status of each cell (`failed`, `unscored`, `missing`) to label gaps.
+        statuses: The status of each cell (`failed`, `unscored`, `missing`, `not answered`)
+            to label gaps.
     """
-    words = {"failed": "failed", "unscored": "n/a", "missing": "…"}
+    words = {"failed": "failed", "unscored": "n/a", "missing": "…", "not answered": "not answered"}
     labels = []
     for i, row in enumerate(scores):
         out = []

@@ -32,6 +32,7 @@ from engine.stats import DETECT, Uncertainty, interval_words, pair_words, power_
 from engine.store import CellRow
 
 __all__ = [
+    "NOT_ANSWERED",
     "PAGE_SIZE",
     "CellUsage",
     "LeaderRow",
@@ -46,6 +47,10 @@ __all__ = [
 
 PAGE_SIZE = 20
 """Prompts per page on the Results page."""
+
+NOT_ANSWERED = "not answered"
+"""What a finished run's missing cell is called: the model (a chat app) gave no answer; it
+has no score and is not a failure."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +153,9 @@ class Results:
         comparison: The engine's comparison (treat as read-only: it may be shared by a cache).
         usage: Latency, tokens and cost per (prompt id, model id), when known.
         run_id: The stored run this came from, if any.
+        complete: False while the run can still add cells (a missing cell is then still to
+            come); True for a finished run or a comparison file, where a missing cell is a
+            prompt the model did not answer (a chat app's unanswered prompt).
     """
 
     def __init__(
@@ -155,10 +163,13 @@ class Results:
         comparison: Comparison,
         usage: Mapping[tuple[str, str], CellUsage] | None = None,
         run_id: str | None = None,
+        *,
+        complete: bool = True,
     ) -> None:
         self.comparison = comparison
         self.usage = dict(usage or {})
         self.run_id = run_id
+        self.complete = complete
         seen = {m for row in comparison.cells.values() for m in row}
         self.models = [m for m in comparison.models if m != IDEAL_MODEL_ID]
         self.models += sorted(seen - set(self.models) - {IDEAL_MODEL_ID})
@@ -178,11 +189,16 @@ class Results:
 
     @classmethod
     def from_comparison(
-        cls, comparison: Comparison, rows: Sequence[CellRow], run_id: str | None = None
+        cls,
+        comparison: Comparison,
+        rows: Sequence[CellRow],
+        run_id: str | None = None,
+        *,
+        complete: bool = True,
     ) -> Results:
         """Build from a stored run's comparison (`engine.run.stored_comparison`) and cells."""
         usage = {r.key: _usage_from_row(r) for r in rows}
-        return cls(comparison, usage, run_id)
+        return cls(comparison, usage, run_id, complete=complete)
 
     # --- overview ---------------------------------------------------------------------
 
@@ -201,10 +217,14 @@ class Results:
         return self.comparison.cell(prompt_id, model)
 
     def status(self, prompt_id: str, model: str) -> str:
-        """`scored`, `failed` (no response), `unscored` (nothing could be scored) or `missing`."""
+        """The cell's status: `scored`, `failed`, `unscored`, `not answered` or `missing`.
+
+        `failed`: no response; `unscored`: nothing could be scored; `not answered`: no cell
+        and the run is over; `missing`: no cell yet.
+        """
         cell = self.cell(prompt_id, model)
         if cell is None:
-            return "missing"
+            return NOT_ANSWERED if self.complete else "missing"
         if cell.failed:
             return "failed"
         return "scored" if cell.score is not None else "unscored"
@@ -418,7 +438,10 @@ class Results:
 
     def point_value(self, prompt_id: str, model: str, index: int) -> float | str:
         """A model's score on one point, or a word saying why there is none."""
-        return point_value(self.cell(prompt_id, model), index)
+        cell = self.cell(prompt_id, model)
+        if cell is None:
+            return NOT_ANSWERED if self.complete else "no result"
+        return point_value(cell, index)
 
     def reflections(self, prompt_id: str, model: str) -> list[dict[str, Any]]:
         """One row per point for one model: score, status and the judges' reasons."""

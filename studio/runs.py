@@ -21,6 +21,7 @@ from engine.run import (
     run_in_thread,
     stop_run,
 )
+from engine.run.pasted import PreparedPasted, prepare_pasted
 from engine.run.rescore import PreparedRescore, prepare_rescore
 from engine.store import ACTIVE_STATUSES, LiveStatus, RunRecord, Store
 
@@ -30,6 +31,7 @@ __all__ = [
     "ModelProgress",
     "RunChoice",
     "model_progress",
+    "paste",
     "plan",
     "prepare",
     "queue_url",
@@ -211,6 +213,39 @@ def rescore(
         store, run_id, text, source=source, out_dir=default_out_dir(), record=start
     )
     if start and prepared.run_id is not None and not prepared.problems:
+        _launch(store, prepared)
+    return prepared
+
+
+def paste(
+    store: Store,
+    text: str,
+    source: str | None,
+    model: str,
+    answers: Mapping[str, Sequence[str]],
+    *,
+    judge: bool = True,
+    draft: tuple[str, int] | None = None,
+) -> PreparedPasted:
+    """Record a run of a chat app's pasted answers and start scoring it, as any run starts.
+
+    Returns:
+        The prepared run; `run_id` is None when `problems` stopped it.
+
+    Raises:
+        EngineError: The app's name is not valid, or the blueprint cannot be parsed.
+    """
+    prepared = prepare_pasted(
+        store,
+        text,
+        model,
+        answers,
+        source=source,
+        judge=judge,
+        out_dir=default_out_dir(),
+        draft=draft,
+    )
+    if prepared.run_id is not None and not prepared.problems:
         _launch(store, prepared)
     return prepared
 

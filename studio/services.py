@@ -133,7 +133,8 @@ def _load_results(run_id: str) -> Results | None:
         return None
     rows = store().cells(run_id)
     comparison = stored_comparison(store(), run_id, blueprint, rows)
-    results = Results.from_comparison(comparison, rows, run_id)
+    complete = run.live_status == "completed"  # else a missing cell may still come
+    results = Results.from_comparison(comparison, rows, run_id, complete=complete)
     summary = store().executive_summary(run_id)
     if summary is not None:
         results.comparison.extra["executiveSummary"] = summary

@@ -47,6 +47,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "engine.cli.run_cmd:plan_cmd",
         "Show what running FILE would do: the matrix, calls, cached calls and a cost range.",
     ),
+    "publish": (
+        "engine.cli.publish_cmd:publish_cmd",
+        "Propose FILE: commit it byte for byte on a new branch of a repository and push it.",
+    ),
     "rescore": (
         "engine.cli.rescore_cmd:rescore_cmd",
         "Score RUN's stored answers again with FILE, as a new run, without generating anything.",

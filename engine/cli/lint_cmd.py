@@ -30,6 +30,13 @@ def _row(path: str, d: Diagnostic) -> dict[str, Any]:
     return {"file": path, **d.model_dump(mode="json")}
 
 
+def echo_diagnostic(path: str, d: Diagnostic) -> None:
+    """Print one diagnostic as `blueprint lint` does: `FILE:LINE:COL: severity code: message`."""
+    click.echo(f"{path}:{d.line}:{d.column}: {d.severity} {d.code}: {d.message}")
+    if d.fix is not None:
+        click.echo(f"    fix: {d.fix.title}")
+
+
 def _settings() -> Settings:
     try:
         return load_settings()
@@ -69,9 +76,7 @@ def lint_command(files: tuple[str, ...], fmt: str) -> None:
             if fmt == "json":
                 rows.append(_row(path, d))
             else:
-                click.echo(f"{path}:{d.line}:{d.column}: {d.severity} {d.code}: {d.message}")
-                if d.fix is not None:
-                    click.echo(f"    fix: {d.fix.title}")
+                echo_diagnostic(path, d)
     errors = counts["error"]
     if fmt == "json":
         click.echo(well_formed(json.dumps(rows, indent=2, ensure_ascii=False)))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,7 +14,12 @@ from engine.blueprint import load_blueprint
 from engine.errors import BlueprintError, EngineError
 from engine.jsvalues import format_score
 from engine.loop import run_to_end
+from engine.modelids import APP_PREFIX, app_model_id
 from engine.scoring.cells import CellScore
+
+if TYPE_CHECKING:
+    from engine.blueprint import Blueprint
+    from engine.responses import ResponseRow
 
 
 def _explain_lines(cell: CellScore) -> list[str]:
@@ -49,14 +56,45 @@ def _explain_lines(cell: CellScore) -> list[str]:
     return lines
 
 
+def _bad_app_names(models: Iterable[str]) -> list[str]:
+    """Why each `app:` model name of the file is not a valid app name (none: all are)."""
+    out = []
+    for model in dict.fromkeys(models):
+        if model.strip().lower().startswith(APP_PREFIX):
+            try:
+                app_model_id(model)
+            except ValueError as exc:
+                out.append(str(exc))
+    return out
+
+
+def _not_answered(blueprint: Blueprint, rows: Sequence[ResponseRow]) -> list[str]:
+    """A line per model that left prompts unanswered: not scored, not counted as failed."""
+    answered: dict[str, set[str]] = {}
+    for row in rows:
+        answered.setdefault(row.model, set()).add(row.prompt_id)
+    lines = []
+    for model, done in answered.items():
+        missing = [p.id for p in blueprint.prompts if p.id not in done]
+        if missing:
+            shown = ", ".join(missing[:10]) + (", ..." if len(missing) > 10 else "")
+            lines.append(
+                f"not answered by {model}: {len(missing)} prompt(s) ({shown}); no score, "
+                "not counted as failed"
+            )
+    return lines
+
+
 @click.command("score")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
     "--responses",
+    "--answers",
     "responses_path",
     required=True,
     type=click.Path(dir_okay=False),
-    help="JSONL: one {prompt_id, model, response} per line (optionally messages, tool_calls, duration_ms).",
+    help="JSONL: one {prompt_id, model, response} per line (optionally messages, tool_calls, "
+    "duration_ms); a chat app's pasted answers are the model app:NAME.",
 )
 @click.option(
     "--out",
@@ -83,8 +121,11 @@ def score(
     """Score the responses in a JSONL file against FILE, without generating anything.
 
     Writes Weval's comparison JSON. Bad lines of the responses file are reported with their
-    line number and skipped; the other rows are scored. Exit 0 when every line was scored,
-    1 when some lines were skipped, 2 when FILE or the responses file cannot be used.
+    line number and skipped; the other rows are scored. A prompt a model has no line for
+    is not answered: it gets no score and does not count as failed (listed on stderr). A chat
+    app's pasted answers are written as the model `app:NAME` (such as `app:chatgpt-web`).
+    Exit 0 when every line was scored, 1 when some lines were skipped, 2 when FILE or the
+    responses file cannot be used.
     """
     # The one process-wide GC setting, made here at the entry point (never in the library):
     # a short batch process whose objects are freed by reference counting. `python -m
@@ -112,6 +153,13 @@ def score(
         sys.exit(2)
     for problem in problems:
         click.echo(problem.located(responses_path), err=True)
+    bad_names = _bad_app_names(row.model for row in rows)
+    if bad_names:
+        for message in bad_names:
+            click.echo(f"{responses_path}: {message}", err=True)
+        sys.exit(2)
+    for line in _not_answered(blueprint, rows):
+        click.echo(line, err=True)
 
     env = CheckEnv(settings=settings)
     chosen = None

@@ -47,7 +47,7 @@ DEFAULT_PRICES: dict[str, Price] = {
 the providers' public price pages and are **editable**: prices change, so check them before
 relying on a total, and override them with `[prices]` in `settings.toml`."""
 
-FREE_PROVIDERS = frozenset({"ollama", "ideal", "replay", "local"})
+FREE_PROVIDERS = frozenset({"ollama", "ideal", "replay", "app", "local"})
 """Providers whose calls cost nothing in USD (local models, offline answers, `local:`
 embedding models computed in this process)."""
 

@@ -22,8 +22,7 @@ from engine.run.execute import SCORING_MODULES, execute_run
 from engine.run.local_models import local_models
 from engine.run.outcome import RunOptions
 from engine.run.plan import RunPlan, plan_run
-from engine.run.rescore import resume_rescore
-from engine.run.service import saved_options
+from engine.run.service import answers_resume, saved_options
 from engine.run.shard import execute_part, heartbeat, part_of
 from engine.settings import Settings, load_settings
 from engine.store import RunRecord, RunWriter, Store, open_store
@@ -175,11 +174,12 @@ class PartExecutor:
         if text is None:
             raise ConfigError(f"The blueprint of run '{run_id}' is missing from the store.")
         saved = run.options
-        if saved.get("rescored_from"):  # a re-score scores stored answers: never generate
-            rescore = resume_rescore(
+        stored_answers = answers_resume(saved)
+        if stored_answers is not None:  # a re-score, pasted answers: never generate
+            prepared = stored_answers(
                 self.store, run_id, text, saved, concurrency=self.concurrency, out_dir=None
             )
-            plan, options = rescore.plan, rescore.options
+            plan, options = prepared.plan, prepared.options
         else:
             options = saved_options(saved, concurrency=self.concurrency)
             plan = plan_run(

@@ -1,5 +1,8 @@
 """The models a run answers in this process: `ideal` (the prompt's ideal response) and `replay:<file>`.
 
+`app:<name>` (a chat app's pasted answers) is registered too, only to refuse: its answers are
+scored as given (`engine.run.pasted`), never asked for.
+
 They are providers like any other (`engine.providers.LocalModel`), registered with the run's
 `ProviderPool`, so the run code calls every model the same way.
 """
@@ -14,7 +17,7 @@ from engine.errors import EngineError
 from engine.providers import ChatRequest, ChatResponse
 from engine.providers.types import LocalModel
 
-__all__ = ["IdealModel", "ReplayModel", "local_models"]
+__all__ = ["AppAnswers", "IdealModel", "ReplayModel", "local_models"]
 
 
 def _answer(request: ChatRequest, text: str, latency_ms: float = 0.0) -> ChatResponse:
@@ -78,6 +81,26 @@ class ReplayModel:
         return _answer(request, row["response"], float(row.get("duration_ms") or 0))
 
 
+class AppAnswers:
+    """`app:<name>`: a chat app's answers, pasted by a person; there is nothing to ask."""
+
+    def check(self, model_id: str) -> str | None:
+        """Always why not: an app's answers are pasted, then scored, never generated."""
+        return (
+            f"`{model_id}` stands for a chat app's pasted answers: it cannot be run. Paste "
+            'its answers in the studio (Run page, "Pasted answers") or score them with '
+            "`blueprint score FILE --responses ANSWERS.jsonl`."
+        )
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        """Never answers.
+
+        Raises:
+            EngineError: Always (see `check`).
+        """
+        raise EngineError(self.check(request.model_id) or "")
+
+
 def local_models(blueprint: Blueprint) -> dict[str, LocalModel]:
     """The local models of a run of `blueprint`, by provider prefix."""
-    return {"ideal": IdealModel(blueprint), "replay": ReplayModel()}
+    return {"ideal": IdealModel(blueprint), "replay": ReplayModel(), "app": AppAnswers()}

@@ -6,7 +6,7 @@ import os
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engine.blueprint import parse_blueprint
 from engine.errors import ConfigError
@@ -24,6 +24,8 @@ from engine.store import Store
 
 __all__ = [
     "PreparedRun",
+    "ResumeStored",
+    "answers_resume",
     "prepare_run",
     "readiness_problems",
     "record_run",
@@ -131,10 +133,9 @@ def prepare_resume(
     options = saved_options(
         saved, concurrency=concurrency, max_cost_usd=max_cost_usd, out_dir=out_dir
     )
-    if saved.get("rescored_from"):  # a re-score resumes as one: it never generates
-        from engine.run.rescore import resume_rescore
-
-        return resume_rescore(
+    stored_answers = answers_resume(saved)
+    if stored_answers is not None:  # a re-score, pasted answers: resumed as one, never generated
+        return stored_answers(
             store,
             run_id,
             text,
@@ -148,6 +149,41 @@ def prepare_resume(
     )
     prepared.run_id = run_id
     return prepared
+
+
+class ResumeStored(Protocol):
+    """Plans the rest of a recorded run that scores answers it has (see `answers_resume`)."""
+
+    def __call__(
+        self,
+        store: Store,
+        run_id: str,
+        text: str,
+        saved: Mapping[str, Any],
+        *,
+        concurrency: int | None,
+        out_dir: Path | None,
+        environ: Mapping[str, str] | None = None,
+    ) -> PreparedRun:
+        """Plan the rest of run `run_id` (blueprint `text`, recorded options `saved`)."""
+        ...
+
+
+def answers_resume(saved: Mapping[str, Any]) -> ResumeStored | None:
+    """How a recorded run that never generates is planned again, from its options.
+
+    A re-score (`rescored_from`) scores another run's stored answers, a pasted-answers run
+    (`pasted`) a chat app's answers kept in its options; None for an ordinary run.
+    """
+    if saved.get("rescored_from"):
+        from engine.run.rescore import resume_rescore
+
+        return resume_rescore
+    if saved.get("pasted"):
+        from engine.run.pasted import resume_pasted
+
+        return resume_pasted
+    return None
 
 
 def saved_options(

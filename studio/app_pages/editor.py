@@ -15,6 +15,7 @@ from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.drafting_panel import drafting_panel
 from studio.components.editor import blueprint_editor, take_edit
+from studio.components.publish_panel import publish_popover
 from studio.components.try_answer import TRY_ANSWER, try_response
 from studio.components.versions import versions_panel
 from studio.formview import follow_elsewhere, form_view, view_switch
@@ -248,7 +249,7 @@ def _empty_state() -> None:
 
 
 def _toolbar(text: str, title: str | None) -> None:
-    cols = st.columns([3, 1, 1, 1, 1], vertical_alignment="bottom")
+    cols = st.columns([2.4, 1, 1, 1, 1.2, 1.1], vertical_alignment="bottom")
     with cols[0]:
         st.markdown(f"### {safe_markdown(title or 'Untitled blueprint')}")
     with cols[1], st.popover("New", icon=":material/add:", width="stretch"):
@@ -298,6 +299,9 @@ def _toolbar(text: str, title: str | None) -> None:
             width="stretch",
             help="Download the blueprint as a YAML file.",
         )
+    with cols[5]:
+        if access.may_publish(VIEWER):
+            publish_popover(text, title)
 
 
 # --- problems ---------------------------------------------------------------------------

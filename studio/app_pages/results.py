@@ -114,6 +114,7 @@ def _run_header(run: RunRecord, results: Results | None) -> None:
     ):
         _open_in_editor(run)
     rescored_from_note(run)
+    _pasted_note(run, results)
     if status in runs.ACTIVE:
 
         @st.fragment(run_every=1.0)
@@ -143,6 +144,27 @@ def _run_header(run: RunRecord, results: Results | None) -> None:
         )
     rescore_panel(run)
     share_panel(run.id)
+
+
+def _pasted_note(run: RunRecord, results: Results | None) -> None:
+    """Say that a run scores a chat app's pasted answers, and which prompts it left."""
+    pasted = run.options.get("pasted")
+    if not isinstance(pasted, dict) or results is None:
+        return
+    model = str(pasted.get("model") or "")
+    given = pasted.get("answers")
+    answered = given if isinstance(given, dict) else {}
+    left = [pid for pid in results.prompt_ids if pid not in answered]
+    st.caption(
+        safe_markdown(
+            f"The answers of {model} were pasted by a person and scored as given."
+            + (
+                f" Not answered: {', '.join(left)} (no score, not counted as failures)."
+                if left
+                else ""
+            )
+        )
+    )
 
 
 def _open_in_editor(run: RunRecord) -> None:

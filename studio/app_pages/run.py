@@ -20,6 +20,7 @@ from engine.summary.prompts import DEFAULT_SUMMARY_MODEL
 from studio import access, live_run, markers, prefs, runs, services, share, state
 from studio.components import model_picker, run_memory
 from studio.components.common import no_such_run, notice, status_badge
+from studio.components.pasted_panel import pasted_answers
 from studio.textsafe import safe_markdown
 
 VIEWER = access.guard("run")  # before anything is drawn or read
@@ -495,6 +496,18 @@ def _running_elsewhere() -> str | None:
     return live_run.newest_active(recent, _active, text=text, title=title)
 
 
+def _chat_app_section() -> None:
+    """Below the run setup: a chat app's pasted answers, scored as a run of their own."""
+    text = state.get_text()
+    if text is None:
+        return
+    parsed = services.parse(text, state.source())
+    if not isinstance(parsed, Blueprint) or not parsed.prompts:
+        return
+    with st.expander("Test a chat app: paste its answers", icon=":material/content_paste:"):
+        pasted_answers(text, state.source(), parsed)
+
+
 def main() -> None:
     """Render the Run page.
 
@@ -523,6 +536,7 @@ def main() -> None:
         st.divider()
         with st.expander("Start a new run", icon=":material/add:"):
             _setup()
+        _chat_app_section()
         return
     st.caption(
         "Choose the models, check the plan and its cost, then start. The run goes on in "
@@ -531,6 +545,8 @@ def main() -> None:
     if last is not None and share.is_run_id(last):
         _last_run_link(last)
     _setup()
+    st.divider()
+    _chat_app_section()
 
 
 main()

@@ -14,11 +14,13 @@ from typing import Any, Literal
 import pandas as pd
 
 from engine.compare import ModelPair, RunDiff, pair_models
+from engine.compare.view import RunView
 from engine.compare.words import WordDiff
 from engine.jsvalues import format_score
 from engine.modelids import display_names
 from studio.figures import _unique, score_colour
 from studio.linechart import line_chart_svg, svg_image
+from studio.resultdata import NOT_ANSWERED
 from studio.statictable import Table
 from studio.textsafe import safe_markdown
 
@@ -83,6 +85,9 @@ class Cell:
     candidate: float | None
     delta: float | None
     failed: bool
+    not_answered: tuple[bool, bool] = (False, False)
+    """Whether the baseline, the candidate run had the model but no answer to the prompt
+    (a chat app's unanswered prompt): no score, not a failure."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,15 @@ def _failed(diff: RunDiff, pair: ModelPair, pid: str) -> bool:
     return bool((old and old.failed) or (new and new.failed))
 
 
+def _not_answered(diff: RunDiff, pair: ModelPair, pid: str) -> tuple[bool, bool]:
+    """Whether each run has the model and the prompt but no cell for them."""
+
+    def missing(run: RunView, model: str | None) -> bool:
+        return model is not None and pid in run.prompt_ids and (pid, model) not in run.cells
+
+    return missing(diff.baseline, pair.baseline), missing(diff.candidate, pair.candidate)
+
+
 def pairs_of(diff: RunDiff) -> dict[str, ModelPair]:
     """The model pairs of a comparison, by the name its rows use."""
     return {p.name: p for p in pair_models(diff.baseline.models, diff.candidate.models)}
@@ -133,7 +147,11 @@ def grid(diff: RunDiff) -> Grid:
         prompts[pid] = None
         pair = pairs.get(model, ModelPair(None, None))
         cells[(pid, model)] = Cell(
-            row["baseline"], row["candidate"], row["delta"], _failed(diff, pair, pid)
+            row["baseline"],
+            row["candidate"],
+            row["delta"],
+            _failed(diff, pair, pid),
+            _not_answered(diff, pair, pid),
         )
     return Grid(list(prompts), list(pairs), cells, display_names(pairs))
 
@@ -151,6 +169,10 @@ def delta_table(g: Grid, prompts: Sequence[str]) -> Table:
                 colour.append(delta_colour(None))
                 continue
             text = delta_label(cell.baseline, cell.candidate)
+            if cell.candidate is None and cell.not_answered[1]:
+                text = NOT_ANSWERED
+            elif cell.baseline is None and cell.not_answered[0] and cell.candidate is not None:
+                text = f"{text} ({NOT_ANSWERED} before)"
             row.append(f"{text} failed" if cell.failed else text)
             colour.append(delta_colour(cell.delta))
         labels.append(row)

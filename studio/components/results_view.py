@@ -327,7 +327,12 @@ def prompts_overview(results: Results) -> list[str]:
 def _explain(results: Results, pid: str, model: str, run_id: str | None) -> None:
     score_cell = results.cell(pid, model)
     if score_cell is None:
-        st.info("This model has no result for this prompt yet.")
+        st.info(
+            "Not answered: this model gave no answer to this prompt, so it has no score here "
+            "and it is not counted as a failure."
+            if results.complete
+            else "This model has no result for this prompt yet."
+        )
         return
     if score_cell.failed:
         st.error(safe_markdown(score_cell.error or ""))

@@ -58,7 +58,7 @@ def test_matrix_and_statuses(or_paths_run):
     results = results_of(store, run_id)
     assert results.matrix(["new-year"]) == [[1.0, 1.0]]
     assert results.status_matrix(["new-year"]) == [["scored", "scored"]]
-    assert results.status("new-year", "nope") == "missing"
+    assert results.status("new-year", "nope") == "not answered"  # the run is over
     assert results.ideal("new-year") and IDEAL_MODEL_ID not in results.models
 
 

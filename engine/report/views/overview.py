@@ -85,7 +85,7 @@ def heatmap(
         for model in models:
             cell = comparison.cell(pid, model)
             if cell is None:
-                label, value = "–", None
+                label, value = "not answered", None
             elif cell.failed:
                 label, value = "failed", None
             elif cell.score is None:

@@ -52,7 +52,7 @@ def group_label(
 def point_value(cell: CellScore | None, index: int) -> float | str:
     """A model's score on one point, or a word saying why there is none."""
     if cell is None:
-        return "no result"
+        return "not answered"
     if cell.failed:
         return "failed"
     if index >= len(cell.assessments):
@@ -227,7 +227,7 @@ def _why(
     for m in models:
         cell = comparison.cell(pid, m)
         if cell is None:
-            key = ("no result", "")
+            key = ("not answered", "")
         elif cell.failed:
             key = ("<span class=err>failed</span>", f"<p class=err>{_e(cell.error)}</p>")
         else:
