@@ -53,7 +53,9 @@ def test_while_a_run_goes_on_a_missing_cell_is_still_to_come():
 def test_the_html_report_says_not_answered():
     doc = render_html(read_comparison(DATA))
     assert f"{APP}: not answered" in doc
-    assert "failed" not in doc.split("<h2>Scores by prompt</h2>")[-1].lower()
+    heatmap = doc.split("<h2>Scores by prompt</h2>")[-1].split("</table>")[0]
+    assert '<a href="#p-spain">not answered</a>' in heatmap
+    assert ">failed<" not in heatmap
 
 
 def run(run_id: str, cells: dict[tuple[str, str], CellView], prompts: list[str]) -> RunView:

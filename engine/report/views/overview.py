@@ -97,7 +97,8 @@ def heatmap(
     return (
         "<h2>Scores by prompt</h2><p class=muted>One row per prompt, one column per model: "
         "each cell is one model's score on one prompt (1 = every point met), from red (0) "
-        "through white (0.5) to blue (1); “failed” means no answer was generated. Select a "
+        "through white (0.5) to blue (1); “failed” means no answer was generated, “not answered” that "
+        "the model (a chat app) gave none for that prompt: no score, not a failure. Select a "
         "cell to look closer at that prompt.</p>"
         f"<div class=wide><table class=heat><tr><th scope=col>Prompt</th>{head}</tr>"
         + "".join(rows)
