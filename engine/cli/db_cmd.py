@@ -1,7 +1,8 @@
-"""`blueprint db copy --from PATH_OR_URL --to URL`: move a whole store, verified by counts."""
+"""`blueprint db migrate` (bring a store's schema up to date) and `blueprint db copy` (move a store)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -14,10 +15,80 @@ __all__ = ["db"]
 
 @click.group("db")
 def db() -> None:
-    """Manage the store: copy a personal store into a team database.
+    """Manage the store: bring its schema up to date, copy a personal store into a team database.
 
     Set BLUEPRINT_DATABASE_URL=postgresql://... to use a team database.
     """
+
+
+@db.command("migrate")
+@click.option(
+    "--url",
+    "location",
+    default=None,
+    metavar="PATH_OR_URL",
+    help="The store: a postgresql:// address or a SQLite file (default: "
+    "BLUEPRINT_DATABASE_URL, else the personal store).",
+)
+def migrate_cmd(location: str | None) -> None:
+    """Bring the store's schema up to this version's: apply the migrations it lacks, in order.
+
+    Safe to run again and from several machines at once (one applies, the others wait). On
+    PostgreSQL it also creates the queue's tables when the database has none. Prints what it
+    applied. Exit codes: 0 up to date; 2 when the store cannot be used.
+    """
+    from engine.store import open_store
+    from engine.store.postgres import is_postgres_url
+
+    target = location or os.environ.get("BLUEPRINT_DATABASE_URL") or None
+    try:
+        before = _recorded(target)
+        store = open_store(target)
+        applied = [name for name in store.applied_migrations() if name not in before]
+        queue = False
+        if target is not None and is_postgres_url(target):
+            from engine.store.queue_schema import ensure_queue_schema
+
+            queue = ensure_queue_schema(target)
+    except StoreError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    for name in applied:
+        click.echo(f"applied {name}")
+    if queue:
+        click.echo("created the queue's tables")
+    total = len(store.applied_migrations())
+    click.echo(
+        f"{store.location}: schema up to date ({total} migrations, {len(applied)} applied now)."
+    )
+
+
+def _recorded(location: str | None) -> set[str]:
+    """The migrations a store has recorded before this command (none for a new store)."""
+    import sqlite3
+
+    from engine.store.postgres import is_postgres_url, pg_error
+
+    if location is not None and is_postgres_url(location):
+        import psycopg
+
+        try:
+            with psycopg.connect(location, connect_timeout=10) as conn:
+                if conn.execute("SELECT to_regclass('schema_migrations')").fetchone() == (None,):
+                    return set()
+                return {str(r[0]) for r in conn.execute("SELECT name FROM schema_migrations")}
+        except psycopg.Error as exc:
+            raise pg_error(location, exc, connecting=True) from None
+    from engine.settings import home_dir
+
+    path = Path(location) if location else home_dir() / "studio.db"
+    if not path.is_file():
+        return set()
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            return {str(r[0]) for r in conn.execute("SELECT name FROM schema_migrations")}
+    except sqlite3.Error:
+        return set()
 
 
 @db.command("copy")
