@@ -113,10 +113,12 @@ def copy_cmd(source: str, target: str) -> None:
     other (the queue's own tables excepted).
 
     The target must be empty; the copy is one transaction, so it is complete or nothing is
-    written. It prints the rows of each table in both stores, which must match. Exit codes: 0 copied; 2 when a store cannot be used.
+    written. It prints the rows of each table in both stores, which must match. A personal
+    store's (SQLite's) "anyone" share links are copied revoked, and it says how many. Exit
+    codes: 0 copied; 2 when a store cannot be used.
     """
     from engine.store import open_store
-    from engine.store.copy import copy_store
+    from engine.store.copy import copy_store, open_anyone_links
     from engine.store.postgres import is_postgres_url
     from engine.store.sql import SQLStore
 
@@ -138,7 +140,11 @@ def copy_cmd(source: str, target: str) -> None:
         source_store, target_store = open_store(source), open_store(target)
         if not isinstance(source_store, SQLStore) or not isinstance(target_store, SQLStore):
             raise StoreError(f"{target}: this store cannot be copied table by table.")
-        counts = copy_store(source_store, target_store)
+        # a personal store's "anyone" links worked on one computer; on a team URL they
+        # would open to everyone, so they arrive revoked
+        personal = not is_postgres_url(source)
+        revoked = open_anyone_links(source_store) if personal else 0
+        counts = copy_store(source_store, target_store, revoke_anyone=personal)
     except StoreError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
@@ -149,3 +155,10 @@ def copy_cmd(source: str, target: str) -> None:
         click.echo(f"{c.table:<{width}}  {c.source:>8}  {c.target:>8}")
     total = sum(c.target for c in counts)
     click.echo(f"{total} rows in {len(counts)} tables; every count matches.")
+    if revoked:
+        click.echo(
+            f'{revoked} "anyone" share link{"" if revoked == 1 else "s"} of the personal store '
+            f"{'was' if revoked == 1 else 'were'} copied revoked: on the team's public URL "
+            f"{'it' if revoked == 1 else 'they'} would open to everyone. Make new links where "
+            "needed (blueprint share RUN --anyone)."
+        )

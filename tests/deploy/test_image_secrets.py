@@ -54,7 +54,10 @@ def _tracked() -> list[str]:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("git is not here to list the repository's files")
     out = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, check=True
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
     ).stdout.decode()
     return [p for p in out.split("\0") if p and (ROOT / p).is_file()]
 
@@ -120,7 +123,9 @@ def test_compose_copies_no_secret_and_mounts_them_at_run_time():
     assert not any("secrets" in line or ".env" in line for line in lines)
     services = compose["services"]
     assert compose["x-blueprint"]["env_file"] == "blueprint.env"  # environment at run time
-    assert "./.streamlit/secrets.toml:/app/.streamlit/secrets.toml:ro" in services["studio"]["volumes"]
+    assert (
+        "./.streamlit/secrets.toml:/app/.streamlit/secrets.toml:ro" in services["studio"]["volumes"]
+    )
     for name in ("studio", "worker"):
         assert "./settings.toml:/app/home/settings.toml:ro" in services[name]["volumes"]
         assert services[name]["environment"]["BLUEPRINT_HOME"] == "/app/home"
