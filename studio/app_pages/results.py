@@ -132,7 +132,7 @@ def _run_header(run: RunRecord, results: Results | None) -> None:
                 text=f"Running: {current.done_cells} of {current.total_cells} answers scored. "
                 "This page shows the results so far and updates when the run ends.",
             )
-            if current.live_status not in runs.ACTIVE:
+            if current.live_status != status:  # queued → running, or the run's end
                 st.rerun(scope="app")
 
         waiting()

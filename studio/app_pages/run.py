@@ -139,7 +139,8 @@ def _monitor(run_id: str) -> None:
         if current is None:
             return
         _progress(current)
-        if active and not _active(current):
+        # a new status (queued → running → completed) redraws the badge and the buttons
+        if current.live_status != status or (active and not _active(current)):
             st.rerun(scope="app")
 
     live()

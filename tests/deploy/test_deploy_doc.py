@@ -33,9 +33,8 @@ from engine.queue.app import PART_TASK, build_app
 from engine.store import open_store
 from engine.store.postgres import close_pools
 from tests.conftest import EXAMPLES
-from tests.studio.browser import (  # noqa: F401  (browser: the module-scoped Chromium)
+from tests.studio.browser import (
     Studio,
-    browser,
     free_port,
     stop_studio,
     studio_command,
