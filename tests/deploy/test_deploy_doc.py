@@ -41,7 +41,7 @@ from tests.studio.browser import (
     wait_healthy,
 )
 from tests.studio.helpers import make_run
-from tests.studio.test_share_login import login, wait_listening
+from tests.studio.test_share_login import login
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "deploy.md").read_text()
@@ -170,23 +170,6 @@ def _argv(command: str, env: dict[str, str]) -> list[str]:
         argv = [a.replace(f"${name}", value) for a in argv]
     assert argv[0] == "blueprint", command
     return [sys.executable, "-m", "engine", *argv[1:]]
-
-
-@pytest.fixture
-def idp() -> Iterator[int]:
-    """The OIDC test provider, in a process of its own; yields its port."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "oidc_provider_mock", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_listening(port, proc)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @pytest.mark.browser
