@@ -33,8 +33,9 @@ viewer = access.current_viewer()
 allowed = access.allowed_pages(viewer)
 
 
+# Streamlit serves the default page at `/` only: its own url_path gets this suffix, and its
+# plain name (`/editor`) goes to `_to_default`. (A comment: a bare string here would be drawn.)
 DEFAULT_SUFFIX = "-home"
-"""Streamlit serves the default page at `/` only; its own url_path is given this suffix."""
 
 
 def _page(spec: PageSpec, *, listed: bool = True, default: bool = False) -> st.Page:

@@ -15,7 +15,7 @@ __all__ = ["db"]
 
 @click.group("db")
 def db() -> None:
-    """Manage the store: bring its schema up to date, copy a personal store into a team database.
+    """Manage the store: bring its schema up to date, copy it into another.
 
     Set BLUEPRINT_DATABASE_URL=postgresql://... to use a team database.
     """

@@ -36,6 +36,7 @@ from tests.conftest import EXAMPLES
 from tests.studio.browser import (
     Studio,
     free_port,
+    screenshot,
     stop_studio,
     studio_command,
     wait_healthy,
@@ -240,8 +241,9 @@ def test_from_a_fresh_database_to_an_admin_login(
         expect(page.get_by_text("Team mode: keys are set where the processes start")).to_be_visible(
             timeout=WAIT
         )
-        expect(page.get_by_role("button", name="Test this key")).to_be_visible()
+        expect(page.get_by_role("button", name="Test this key")).to_be_visible(timeout=WAIT)
         assert page.get_by_role("button", name="Save key").count() == 0
+        screenshot(page, "deploy-settings-team-mode")
         page.context.close()
 
         assert worker.poll() is None, (tmp_path / "worker.log").read_text()[-2000:]

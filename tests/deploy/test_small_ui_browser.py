@@ -23,7 +23,7 @@ from engine.store import open_store
 from tests.fakes.llm_server import FakeLLM
 from tests.queue.conftest import blueprint, wait_for, worker_env
 from tests.store.pg import fresh_database
-from tests.studio.browser import Studio, new_page, running_studio, wait_quiet
+from tests.studio.browser import Studio, new_page, running_studio, screenshot, wait_quiet
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ NOT_FOUND = "Page not found"
 
 @pytest.fixture(scope="module")
 def fake() -> Iterator[FakeLLM]:
-    with FakeLLM(latency_ms=300) as llm:
+    with FakeLLM(latency_ms=500) as llm:
         yield llm
 
 
@@ -71,8 +71,9 @@ def test_the_editors_own_address_and_an_upload_show_no_page_not_found(
     with new_page(browser) as page:
         page.goto(f"{studio.url}/editor?draft=keptdraft0000001")
         expect(page.get_by_role("heading", name="Kept draft")).to_be_visible(timeout=WAIT)
-        expect(page).to_have_url(re.compile(r"/\?draft=keptdraft0000001$"))
+        expect(page).to_have_url(re.compile(r"/\?draft=keptdraft0000001$"), timeout=WAIT)
         _no_dialog(page)
+        assert "url_path" not in page.inner_text("body")  # the entry script draws no stray text
         for name in ("mine.yml", "mine.yml"):  # every upload, not only the first
             page.get_by_test_id("stPopoverButton").filter(has_text="Open").click()
             page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(mine)
@@ -94,7 +95,7 @@ def test_a_queued_run_shows_running_once_a_worker_calls_and_links_in_full(
     for key, value in fake.env().items():
         monkeypatch.setenv(key, value)
     store = open_store(queue_url)
-    prepared = prepare_run(store, blueprint(prompts=60, models=1), source="slow.yml")
+    prepared = prepare_run(store, blueprint(prompts=80, models=1), source="slow.yml")
     assert not prepared.problems and prepared.run_id is not None
     run_id = prepared.run_id
     enqueue_run(queue_url, run_id, prepared.plan)
@@ -103,13 +104,16 @@ def test_a_queued_run_shows_running_once_a_worker_calls_and_links_in_full(
         expect(page.get_by_text("queued (waiting for a worker)")).to_be_visible(timeout=WAIT)
         # the results link in full (this studio's address), not a bare path
         code = page.locator('[data-testid="stCode"]').filter(has_text=f"results?run={run_id}")
-        expect(code).to_have_text(re.compile(rf"^{re.escape(studio.url)}/results\?run={run_id}"))
+        expect(code).to_have_text(
+            re.compile(rf"^{re.escape(studio.url)}/results\?run={run_id}"), timeout=WAIT
+        )
 
         start_worker(worker_env(queue_url, fake, tmp_path / "worker-home"), "--concurrency", "2")
         wait_for(lambda: store.get_run(run_id).done_calls > 0, 60, "the worker's first calls")
-        # 60 calls of 0.3 s, 2 at a time: about 9 s of calls, the badge turns within 1-2 s
+        # 80 calls of 0.5 s, 2 at a time: about 20 s of calls; the badge turns within a few
         expect(page.get_by_text("queued (waiting for a worker)")).to_have_count(0, timeout=WAIT)
         expect(page.get_by_text(re.compile(r"running$")).first).to_be_visible(timeout=WAIT)
         assert store.get_run(run_id).status == "running"  # shown while the calls go on
+        screenshot(page, "run-page-running-on-a-worker")
         wait_for(lambda: store.get_run(run_id).status == "completed", 120, "the run's end")
         expect(page.get_by_text(re.compile(r"completed$")).first).to_be_visible(timeout=WAIT)

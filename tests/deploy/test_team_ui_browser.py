@@ -139,5 +139,5 @@ def test_an_admin_resumes_from_results_and_the_run_page_links_the_public_url(
     alice.goto(f"{url}/run?run={team.stopped}")
     expect(alice.get_by_role("button", name="Resume")).to_be_visible(timeout=WAIT)
     code = alice.locator('[data-testid="stCode"]').filter(has_text="results?run=")
-    expect(code).to_have_text(f"{url}/results?run={team.stopped}")
+    expect(code).to_have_text(f"{url}/results?run={team.stopped}", timeout=WAIT)
     alice.context.close()
