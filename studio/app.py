@@ -39,26 +39,47 @@ except Exception as exc:  # the store unreachable: a plain message, the details 
 allowed = access.allowed_pages(viewer)
 
 
+# Streamlit serves the default page at `/` only: its own url_path gets this suffix, and its
+# plain name (`/editor`) goes to `_to_default`. (A comment: a bare string here would be drawn.)
+DEFAULT_SUFFIX = "-home"
+
+
 def _page(spec: PageSpec, *, listed: bool = True, default: bool = False) -> st.Page:
     """The Streamlit page of a `PageSpec` (unlisted: not in the menu, its URL still works)."""
     return st.Page(
         str(APP.parent / spec.path),
         title=spec.title,
         icon=spec.icon,
-        url_path=spec.url_path,
+        # the default page is served at `/`: its own name is kept free for `_to_default`
+        url_path=spec.url_path + DEFAULT_SUFFIX if default else spec.url_path,
         default=default,
         visibility="visible" if listed else "hidden",
     )
 
 
+def _to_default(spec: PageSpec, default: st.Page) -> st.Page:
+    """A hidden page at the default page's own address (`/editor?draft=...`) that opens it.
+
+    Streamlit answers the default page's url_path with a "Page not found" dialog (it serves
+    that page at `/`); this page takes the address and goes on to `/` with the same query.
+    """
+
+    def forward() -> None:
+        st.switch_page(default, query_params=st.query_params.to_dict())
+
+    return st.Page(forward, title=spec.title, url_path=spec.url_path, visibility="hidden")
+
+
 # A visitor who is not logged in gets only the login and share pages: the others never run.
 # A member's role decides which pages are listed; the others stay registered (so links to
 # them work) but hidden, and each page's guard stops at once for a role that may not open it.
-_pages = [
-    _page(spec, listed=spec.url_path in allowed, default=spec.default and spec.url_path in allowed)
-    for spec in PAGES
-    if viewer.logged_in
-]
+_pages: list[st.Page] = []
+for spec in PAGES if viewer.logged_in else ():
+    is_default = spec.default and spec.url_path in allowed
+    made = _page(spec, listed=spec.url_path in allowed, default=is_default)
+    _pages.append(made)
+    if is_default:
+        _pages.append(_to_default(spec, made))
 if viewer.logged_in and not any(spec.default and spec.url_path in allowed for spec in PAGES):
     _pages.insert(0, st.Page(access.home_page, title="Home", url_path="home", default=True))
 if access.LOGIN_PATH in allowed:

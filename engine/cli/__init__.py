@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "db": (
         "engine.cli.db_cmd:db",
-        "Manage the store: copy a personal store into a team database.",
+        "Manage the store: bring its schema up to date, copy it into another.",
     ),
     "lint": (
         "engine.cli.lint_cmd:lint_command",

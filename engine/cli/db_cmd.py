@@ -1,7 +1,8 @@
-"""`blueprint db copy --from PATH_OR_URL --to URL`: move a whole store, verified by counts."""
+"""`blueprint db migrate` (bring a store's schema up to date) and `blueprint db copy` (move a store)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -14,10 +15,80 @@ __all__ = ["db"]
 
 @click.group("db")
 def db() -> None:
-    """Manage the store: copy a personal store into a team database.
+    """Manage the store: bring its schema up to date, copy it into another.
 
     Set BLUEPRINT_DATABASE_URL=postgresql://... to use a team database.
     """
+
+
+@db.command("migrate")
+@click.option(
+    "--url",
+    "location",
+    default=None,
+    metavar="PATH_OR_URL",
+    help="The store: a postgresql:// address or a SQLite file (default: "
+    "BLUEPRINT_DATABASE_URL, else the personal store).",
+)
+def migrate_cmd(location: str | None) -> None:
+    """Bring the store's schema up to this version's: apply the migrations it lacks, in order.
+
+    Safe to run again and from several machines at once (one applies, the others wait). On
+    PostgreSQL it also creates the queue's tables when the database has none. Prints what it
+    applied. Exit codes: 0 up to date; 2 when the store cannot be used.
+    """
+    from engine.store import open_store
+    from engine.store.postgres import is_postgres_url
+
+    target = location or os.environ.get("BLUEPRINT_DATABASE_URL") or None
+    try:
+        before = _recorded(target)
+        store = open_store(target)
+        applied = [name for name in store.applied_migrations() if name not in before]
+        queue = False
+        if target is not None and is_postgres_url(target):
+            from engine.store.queue_schema import ensure_queue_schema
+
+            queue = ensure_queue_schema(target)
+    except StoreError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    for name in applied:
+        click.echo(f"applied {name}")
+    if queue:
+        click.echo("created the queue's tables")
+    total = len(store.applied_migrations())
+    click.echo(
+        f"{store.location}: schema up to date ({total} migrations, {len(applied)} applied now)."
+    )
+
+
+def _recorded(location: str | None) -> set[str]:
+    """The migrations a store has recorded before this command (none for a new store)."""
+    import sqlite3
+
+    from engine.store.postgres import is_postgres_url, pg_error
+
+    if location is not None and is_postgres_url(location):
+        import psycopg
+
+        try:
+            with psycopg.connect(location, connect_timeout=10) as conn:
+                if conn.execute("SELECT to_regclass('schema_migrations')").fetchone() == (None,):
+                    return set()
+                return {str(r[0]) for r in conn.execute("SELECT name FROM schema_migrations")}
+        except psycopg.Error as exc:
+            raise pg_error(location, exc, connecting=True) from None
+    from engine.settings import home_dir
+
+    path = Path(location) if location else home_dir() / "studio.db"
+    if not path.is_file():
+        return set()
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            return {str(r[0]) for r in conn.execute("SELECT name FROM schema_migrations")}
+    except sqlite3.Error:
+        return set()
 
 
 @db.command("copy")
@@ -42,10 +113,12 @@ def copy_cmd(source: str, target: str) -> None:
     other (the queue's own tables excepted).
 
     The target must be empty; the copy is one transaction, so it is complete or nothing is
-    written. It prints the rows of each table in both stores, which must match. Exit codes: 0 copied; 2 when a store cannot be used.
+    written. It prints the rows of each table in both stores, which must match. A personal
+    store's (SQLite's) "anyone" share links are copied revoked, and it says how many. Exit
+    codes: 0 copied; 2 when a store cannot be used.
     """
     from engine.store import open_store
-    from engine.store.copy import copy_store
+    from engine.store.copy import copy_store, open_anyone_links
     from engine.store.postgres import is_postgres_url
     from engine.store.sql import SQLStore
 
@@ -67,7 +140,11 @@ def copy_cmd(source: str, target: str) -> None:
         source_store, target_store = open_store(source), open_store(target)
         if not isinstance(source_store, SQLStore) or not isinstance(target_store, SQLStore):
             raise StoreError(f"{target}: this store cannot be copied table by table.")
-        counts = copy_store(source_store, target_store)
+        # a personal store's "anyone" links worked on one computer; on a team URL they
+        # would open to everyone, so they arrive revoked
+        personal = not is_postgres_url(source)
+        revoked = open_anyone_links(source_store) if personal else 0
+        counts = copy_store(source_store, target_store, revoke_anyone=personal)
     except StoreError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
@@ -78,3 +155,10 @@ def copy_cmd(source: str, target: str) -> None:
         click.echo(f"{c.table:<{width}}  {c.source:>8}  {c.target:>8}")
     total = sum(c.target for c in counts)
     click.echo(f"{total} rows in {len(counts)} tables; every count matches.")
+    if revoked:
+        click.echo(
+            f'{revoked} "anyone" share link{"" if revoked == 1 else "s"} of the personal store '
+            f"{'was' if revoked == 1 else 'were'} copied revoked: on the team's public URL "
+            f"{'it' if revoked == 1 else 'they'} would open to everyone. Make new links where "
+            "needed (blueprint share RUN --anyone)."
+        )

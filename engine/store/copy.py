@@ -5,9 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import StoreError
+from engine.store.migrations import now
 from engine.store.sql import SQLStore, quote
 
-__all__ = ["TableCount", "copy_store", "table_order"]
+__all__ = ["TableCount", "copy_store", "open_anyone_links", "table_order"]
+
+_OPEN_ANYONE = "audience = 'anyone' AND revoked_at IS NULL"
+"""The share links anyone may open (unless expired)."""
 
 
 @dataclass(frozen=True)
@@ -37,11 +41,36 @@ def table_order(graph: dict[str, set[str]]) -> list[str]:
     return order
 
 
-def copy_store(source: SQLStore, target: SQLStore) -> list[TableCount]:
+def open_anyone_links(store: SQLStore) -> int:
+    """How many of the store's "anyone" share links are not revoked."""
+    return int(store._read(f"SELECT COUNT(*) FROM share_links WHERE {_OPEN_ANYONE}")[0][0])
+
+
+def _select(table: str, columns: list[str], revoke_anyone: str | None) -> str:
+    """The query that reads a table for the copy (share links revoked at `revoke_anyone`)."""
+    names = [quote(c) for c in columns]
+    if table == "share_links" and revoke_anyone is not None:
+        at = revoke_anyone.replace("'", "")
+        names = [
+            f"CASE WHEN {_OPEN_ANYONE} THEN '{at}' ELSE revoked_at END" if c == "revoked_at" else n
+            for c, n in zip(columns, names, strict=True)
+        ]
+    return f"SELECT {', '.join(names)} FROM {quote(table)}"
+
+
+def copy_store(
+    source: SQLStore, target: SQLStore, *, revoke_anyone: bool = False
+) -> list[TableCount]:
     """Copy every row of every data table of `source` into the empty store `target`.
 
     The copy is one transaction on the target: it is complete or nothing is written. Both
     stores are migrated to the same schema by opening them.
+
+    Args:
+        source: The store to read.
+        target: The empty store to fill.
+        revoke_anyone: Copy the "anyone" share links revoked (now): a personal store's
+            links opened on one computer only, a team's public URL would open them to all.
 
     Raises:
         StoreError: The stores are the same, the target holds data or lacks a table or column,
@@ -77,7 +106,7 @@ def copy_store(source: SQLStore, target: SQLStore) -> list[TableCount]:
         (
             table,
             columns,
-            source.stream(f"SELECT {', '.join(quote(c) for c in columns)} FROM {quote(table)}"),
+            source.stream(_select(table, columns, now() if revoke_anyone else None)),
         )
         for table, columns in plan
     )

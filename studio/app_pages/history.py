@@ -14,9 +14,8 @@ from engine.run.assemble import run_cost
 from engine.store import RunRecord
 from studio import access, runs, services, share, state
 from studio.components.common import notice
-from studio.navigation import PAGES
 
-access.guard("history")  # before anything is drawn or read
+VIEWER = access.guard("history")  # before anything is drawn or read
 
 TABLE_KEY = "history_table"
 STATUS_FILTER = "history_status"
@@ -71,7 +70,10 @@ def main() -> None:
         cols[0].page_link(
             "app_pages/editor.py", label="Open the Editor", icon=":material/edit_note:"
         )
-        cols[1].page_link("app_pages/run.py", label="Start a run", icon=":material/play_circle:")
+        if _may_run():
+            cols[1].page_link(
+                "app_pages/run.py", label="Start a run", icon=":material/play_circle:"
+            )
         return
     st.caption(
         "Every run saved in this studio, newest first. Open one to see its results; a link "
@@ -87,7 +89,7 @@ def main() -> None:
         format_func=runs.status_word,
     )
     shown = [r for r in all_runs if r.live_status in (chosen or statuses)]
-    base = share.base_url(st.context.url, tuple(p.url_path for p in PAGES))
+    base = access.base_url()  # the public URL in team mode
     event = st.dataframe(
         [_row(r, base) for r in shown],
         hide_index=True,
@@ -129,12 +131,19 @@ def main() -> None:
         icon=":material/leaderboard:",
         query_params={"run": run.id},
     )
+    if not _may_run():  # a viewer reads runs; the Run page refuses them anyway
+        return
     cols[1].page_link(
         "app_pages/run.py",
         label="Watch, stop or resume it",
         icon=":material/play_circle:",
         query_params={"run": run.id},
     )
+
+
+def _may_run() -> bool:
+    """Whether this viewer may start, stop or resume runs (the Run page is theirs)."""
+    return "run" in access.allowed_pages(VIEWER)
 
 
 def _compare_link(picked: list[RunRecord]) -> None:

@@ -73,7 +73,8 @@ def _empty() -> None:
         "page, or open a comparison file below."
     )
     cols = st.columns(2)
-    cols[0].page_link("app_pages/run.py", label="Start a run", icon=":material/play_circle:")
+    if _may_run():
+        cols[0].page_link("app_pages/run.py", label="Start a run", icon=":material/play_circle:")
     cols[1].page_link("app_pages/history.py", label="Past runs", icon=":material/history:")
     done = [r for r in services.store().list_runs(limit=20) if r.live_status == "completed"][:5]
     if done:
@@ -87,6 +88,11 @@ def _empty() -> None:
                 query_params={"run": run.id},
             )
     _uploader(expanded=True)
+
+
+def _may_run() -> bool:
+    """Whether this viewer may start, resume or re-score runs (viewers only read them)."""
+    return "run" in access.allowed_pages(VIEWER)
 
 
 def _run_header(run: RunRecord, results: Results | None) -> None:
@@ -127,10 +133,15 @@ def _run_header(run: RunRecord, results: Results | None) -> None:
                 text=f"Running: {current.done_cells} of {current.total_cells} answers scored. "
                 "This page shows the results so far and updates when the run ends.",
             )
-            if current.live_status not in runs.ACTIVE:
+            if current.live_status != status:  # queued → running, or the run's end
                 st.rerun(scope="app")
 
         waiting()
+    elif status != "completed" and not _may_run():
+        st.warning(
+            f"This run is {runs.status_word(status)}: the results below are incomplete. "
+            "An editor can resume it."
+        )
     elif status != "completed":
         st.warning(
             f"This run is {runs.status_word(status)}: the results below are incomplete. "
@@ -142,7 +153,8 @@ def _run_header(run: RunRecord, results: Results | None) -> None:
             icon=":material/play_circle:",
             query_params={"run": run.id},
         )
-    rescore_panel(run)
+    if _may_run():  # a re-score is a run: editors and admins only
+        rescore_panel(run)
     share_panel(run.id)
 
 

@@ -140,7 +140,8 @@ def _monitor(run_id: str) -> None:
         if current is None:
             return
         _progress(current)
-        if active and not _active(current):
+        # a new status (queued → running → completed) redraws the badge and the buttons
+        if current.live_status != status or (active and not _active(current)):
             st.rerun(scope="app")
 
     live()
@@ -178,9 +179,10 @@ def _monitor(run_id: str) -> None:
             "Resume it to finish: the answers already saved are kept."
         )
     st.caption(
-        "You can close this tab: the run goes on and saves every answer. "
-        f"Share link: {share.results_path(run_id)}"
+        "You can close this tab: the run goes on and saves every answer. Link to its results:"
     )
+    # the full address (the public URL in team mode), in a code box: never Markdown
+    st.code(share.results_link(access.base_url(), run_id), language=None, wrap_lines=True)
 
 
 # --- setting up a run -------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""Settings: paste an API key for a provider (saved privately in the secrets file), and test it."""
+"""Settings: the providers' API keys in use (personal mode: paste one into the secrets file) and a test.
+
+In team mode the page saves nothing: the studio's and each worker's keys come from their own
+environment (docs/deploy.md), and a file written here would reach neither the workers nor a
+read-only mounted secrets file.
+"""
 
 from __future__ import annotations
 
@@ -103,15 +108,34 @@ def _test_panel(providers: list[str]) -> None:
         (st.success if result.ok else st.error)(result.message)
 
 
+TEAM_KEYS = (
+    "**Team mode: keys are set where the processes start, not here.** Each process reads its "
+    "own keys: from its environment first (with Docker Compose: `blueprint.env`, passed to the "
+    "studio and the workers), then from `.streamlit/secrets.toml` in the folder it starts in. "
+    "The **workers'** keys make the runs' calls. The **studio** needs the same keys (below): "
+    "a run or re-score plan checks the key of every model and judge before it may start, and "
+    "the studio calls providers itself for drafting help, scoring a tried answer and the key "
+    "test. Give every process the same keys, then restart them to use a new one. "
+    "Prices and `$call` hosts are in each process's `settings.toml` "
+    "(`$BLUEPRINT_HOME/settings.toml`). Keys are never stored with runs, shown in full or "
+    "put in links."
+)
+
+
 def main() -> None:
     """Render the Settings page."""
     st.title("Settings")
     notice()
     path = _secrets_path()
-    st.info(
-        "API keys are read from the environment first, then from the secrets file "
-        f"{safe_markdown(str(path))}. Keys are never stored with runs, shown in full or put in links."
-    )
+    team = access.team_mode()
+    if team:
+        st.info(TEAM_KEYS)
+    else:
+        st.info(
+            "API keys are read from the environment first, then from the secrets file "
+            f"{safe_markdown(str(path))}. Keys are never stored with runs, shown in full or "
+            "put in links."
+        )
     st.subheader("API keys")
     try:
         statuses = key_statuses(path, load_environ(None))
@@ -120,7 +144,8 @@ def main() -> None:
         return
     _key_table(statuses)
     providers = [s.provider for s in statuses]
-    _save_form(providers, path)
+    if not team:
+        _save_form(providers, path)
     _test_panel(providers)
 
 

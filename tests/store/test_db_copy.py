@@ -17,6 +17,7 @@ from engine.store.copy import table_order
 from engine.store.queue_book import QUEUE_TABLES
 from engine.store.sqlite import SQLiteStore
 from tests.conftest import EXAMPLES
+from tests.store.pg import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -132,20 +133,26 @@ def test_a_personal_store_is_copied_whole_into_postgres_and_a_second_copy_is_ref
         count = source.count_rows(table)
         assert count > 0 or table in QUEUE_TABLES, table  # the run filled every other table
         assert any(line.split() == [table, str(count), str(count)] for line in lines), table
-    assert lines[-1].endswith("every count matches.")
+    assert any(line.endswith("every count matches.") for line in lines)
+    # the personal store's "anyone" link arrives revoked, and the output says so
+    assert lines[-1].startswith('1 "anyone" share link of the personal store was copied revoked')
 
     for table in graph:
-        columns = source.table_columns(table)
+        columns = [c for c in source.table_columns(table) if c != "revoked_at"]
         assert _pg_rows(pg_url, table, columns) == _sqlite_rows(path, table, columns), table
+    with psycopg.connect(pg_url) as conn:
+        links = conn.execute("SELECT audience, revoked_at FROM share_links").fetchall()
+    assert [a for a, _ in links] == ["anyone"] and all(r is not None for _, r in links)
     with psycopg.connect(pg_url) as conn:
         [(status,)] = conn.execute("SELECT status FROM runs WHERE id = %s", (run_id,)).fetchall()
     assert status == "completed"
 
     back = tmp_path / "back.db"  # and back again, into a new personal store
     assert _cli("db", "copy", "--from", pg_url, "--to", str(back)).returncode == 0
-    for table in graph:
+    for table in graph:  # a team store's links are copied as they are (already revoked here)
         columns = source.table_columns(table)
-        assert _sqlite_rows(back, table, columns) == _sqlite_rows(path, table, columns), table
+        want = _pg_rows(pg_url, table, columns)
+        assert _sqlite_rows(back, table, columns) == want, table
 
     again = _cli("db", "copy", "--from", str(path), "--to", pg_url)
     assert again.returncode == 2 and again.stdout == ""
@@ -186,3 +193,33 @@ def test_a_row_that_cannot_be_copied_leaves_the_target_empty(pg_url, tmp_path):
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
     for table in ("drafts", "blueprints", "runs"):
         assert _pg_rows(pg_url, table, ["*"]) == [], table  # all or nothing
+
+
+def test_only_a_personal_stores_open_anyone_links_arrive_revoked(pg_url, tmp_path):
+    from engine.store import open_store
+
+    path = tmp_path / "studio.db"
+    run_id = _personal_store(path, tmp_path)  # holds one open "anyone" link
+    personal = SQLiteStore(path)
+    team_link = personal.create_share_link(run_id, "team")
+    closed = personal.create_share_link(run_id, "anyone")
+    personal.revoke_share_link(closed.token)
+    was_revoked_at = personal.share_link(closed.token).revoked_at
+
+    done = _cli("db", "copy", "--from", str(path), "--to", pg_url)
+    assert done.returncode == 0, done.stderr
+    assert '1 "anyone" share link of the personal store was copied revoked' in done.stdout
+    team = open_store(pg_url)
+    states = {link.token: link.state() for link in team.share_links(run_id)}
+    assert states.pop(team_link.token) == "active"  # team links ask for a login: kept
+    assert set(states.values()) == {"revoked"}
+    assert team.share_link(closed.token).revoked_at == was_revoked_at  # untouched
+
+    # a team store copied on (a backup, a move) keeps its links as they are
+    with fresh_database("blueprint_copy") as other:
+        team.create_share_link(run_id, "anyone")
+        moved = _cli("db", "copy", "--from", pg_url, "--to", other)
+        assert moved.returncode == 0, moved.stderr
+        assert "copied revoked" not in moved.stdout
+        copied = open_store(other)
+        assert [link.state() for link in copied.share_links(run_id)].count("active") == 2
