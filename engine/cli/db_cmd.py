@@ -39,10 +39,11 @@ def migrate_cmd(location: str | None) -> None:
     """
     from engine.store import open_store
     from engine.store.postgres import is_postgres_url
+    from engine.store.recorded import recorded_migrations
 
     target = location or os.environ.get("BLUEPRINT_DATABASE_URL") or None
     try:
-        before = _recorded(target)
+        before = recorded_migrations(target)
         store = open_store(target)
         applied = [name for name in store.applied_migrations() if name not in before]
         queue = False
@@ -61,34 +62,6 @@ def migrate_cmd(location: str | None) -> None:
     click.echo(
         f"{store.location}: schema up to date ({total} migrations, {len(applied)} applied now)."
     )
-
-
-def _recorded(location: str | None) -> set[str]:
-    """The migrations a store has recorded before this command (none for a new store)."""
-    import sqlite3
-
-    from engine.store.postgres import is_postgres_url, pg_error
-
-    if location is not None and is_postgres_url(location):
-        import psycopg
-
-        try:
-            with psycopg.connect(location, connect_timeout=10) as conn:
-                if conn.execute("SELECT to_regclass('schema_migrations')").fetchone() == (None,):
-                    return set()
-                return {str(r[0]) for r in conn.execute("SELECT name FROM schema_migrations")}
-        except psycopg.Error as exc:
-            raise pg_error(location, exc, connecting=True) from None
-    from engine.settings import home_dir
-
-    path = Path(location) if location else home_dir() / "studio.db"
-    if not path.is_file():
-        return set()
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-            return {str(r[0]) for r in conn.execute("SELECT name FROM schema_migrations")}
-    except sqlite3.Error:
-        return set()
 
 
 @db.command("copy")

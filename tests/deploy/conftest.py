@@ -10,7 +10,7 @@ import pytest
 
 from tests.queue.conftest import start_worker  # noqa: F401  (workers as real processes)
 from tests.studio.browser import browser, free_port  # noqa: F401  (browser: Chromium)
-from tests.studio.test_share_login import wait_listening
+from tests.studio.oidc import wait_listening
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,6 @@ from engine.store import open_store
 from engine.store.postgres import close_pools
 from tests.conftest import EXAMPLES
 from tests.studio.browser import (
-    Studio,
     free_port,
     screenshot,
     stop_studio,
@@ -42,7 +41,7 @@ from tests.studio.browser import (
     wait_healthy,
 )
 from tests.studio.helpers import make_run
-from tests.studio.test_share_login import login
+from tests.studio.oidc import TeamStudio, login
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "deploy.md").read_text()
@@ -223,7 +222,7 @@ def test_from_a_fresh_database_to_an_admin_login(
         proc = subprocess.Popen(
             _argv(studio_cmd, env), env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT
         )
-    studio = Studio(public, tmp_path, proc, log)
+    studio = TeamStudio(public, tmp_path, proc, log, idp=f"http://127.0.0.1:{idp}")
     assert studio_command(port)[-2:] == ["--port", str(port)]
     try:
         wait_healthy(public, proc, timeout=60)

@@ -23,7 +23,7 @@ from engine.store.sqlite import SQLiteStore
 from tests.conftest import EXAMPLES
 from tests.studio.browser import Studio, free_port, stop_studio, studio_command, wait_healthy
 from tests.studio.helpers import make_run
-from tests.studio.test_share_login import LOOPBACK_ONLY, login
+from tests.studio.oidc import LOOPBACK_ONLY, TeamStudio, login
 from tests.test_host_check import AUTH
 
 pytestmark = pytest.mark.browser
@@ -92,7 +92,7 @@ def team(tmp_path_factory: pytest.TempPathFactory, idp: int) -> Iterator[Team]:
     command = [*studio_command(port), "--host", "127.0.0.1", "--public-url", base]
     with log.open("wb") as out:
         proc = subprocess.Popen(command, env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT)
-    server = Studio(base, home, proc, log)
+    server = TeamStudio(base, home, proc, log, idp=f"http://127.0.0.1:{idp}")
     try:
         wait_healthy(base, proc, timeout=60)
         yield Team(server, done, stopped, anyone, copy.stdout)
