@@ -7,6 +7,7 @@ Ace escapes an annotation's `text` before showing it, so the message needs no es
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypedDict
 
@@ -19,6 +20,7 @@ __all__ = [
     "Marker",
     "counts",
     "editor_props",
+    "plain_words",
     "summary",
     "to_annotations",
     "to_markers",
@@ -59,9 +61,17 @@ class Marker(TypedDict):
     type: str
 
 
+_CODE_SPAN = re.compile(r"`+([^`]+)`+")
+
+
+def plain_words(text: str) -> str:
+    """`text` as a tooltip shows it: Markdown code spans as quoted words, no backticks."""
+    return _CODE_SPAN.sub(lambda m: f"“{m.group(1).strip()}”", text).replace("`", "")
+
+
 def _text(d: Diagnostic) -> str:
-    fix = f" (fix: {d.fix.title})" if d.fix is not None else ""
-    return f"{SEVERITY_WORDS[d.severity]}: {d.message}{fix} [{d.code}]"
+    fix = f" Fix: {plain_words(d.fix.title)}." if d.fix is not None else ""
+    return f"{SEVERITY_WORDS[d.severity]}: {plain_words(d.message)}{fix}"
 
 
 def to_annotations(diagnostics: Iterable[Diagnostic]) -> list[Annotation]:

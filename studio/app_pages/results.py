@@ -62,6 +62,7 @@ def _uploader(expanded: bool) -> None:
             type=["json"],
             key=_upload_key(),
             on_change=_open_upload,
+            max_upload_size=drafts.COMPARISON_UPLOAD_MB,
             help="A `*_comparison.json` file written by `blueprint run`, `blueprint score`, "
             "this studio, or Weval.",
         )
