@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.jsvalues import format_score
-from engine.modelids import display_names
+from engine.modelids import display_names, judge_name
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.costs import PRICE_HOWTO, UNKNOWN
 from engine.report.executive import executive_html, read_executive
@@ -312,7 +312,8 @@ def _cell_section(
         judgements = a.individual_judgements or []
         reasons = (
             "<br>".join(
-                f"{_e(j.judge_model_id)} ({format_score(j.coverage_extent)}): {_e(j.reflection)}"
+                f"{_e(judge_name(j.judge_model_id))} ({format_score(j.coverage_extent)}): "
+                f"{_e(j.reflection)}"
                 for j in judgements
             )
             if judgements
