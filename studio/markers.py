@@ -7,11 +7,11 @@ Ace escapes an annotation's `text` before showing it, so the message needs no es
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypedDict
 
 from engine.lint import Diagnostic
+from studio.textsafe import plain_words
 
 __all__ = [
     "MARKER_CSS",
@@ -20,7 +20,6 @@ __all__ = [
     "Marker",
     "counts",
     "editor_props",
-    "plain_words",
     "summary",
     "to_annotations",
     "to_markers",
@@ -59,14 +58,6 @@ class Marker(TypedDict):
     endCol: int
     className: str
     type: str
-
-
-_CODE_SPAN = re.compile(r"`+([^`]+)`+")
-
-
-def plain_words(text: str) -> str:
-    """`text` as a tooltip shows it: Markdown code spans as quoted words, no backticks."""
-    return _CODE_SPAN.sub(lambda m: f"“{m.group(1).strip()}”", text).replace("`", "")
 
 
 def _text(d: Diagnostic) -> str:

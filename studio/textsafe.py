@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["one_line", "safe_markdown"]
+__all__ = ["one_line", "plain_words", "safe_markdown"]
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^\"'])")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
@@ -58,3 +58,11 @@ def one_line(text: str | None, limit: int = 80) -> str:
     if "\n" in text.strip():
         return line + " …"
     return line
+
+
+def plain_words(text: str) -> str:
+    """`text` for places that show plain text (tooltips, option labels): code spans quoted.
+
+    "`should`" becomes "“should”"; a stray backtick is dropped.
+    """
+    return _CODE_SPAN.sub(lambda m: f"“{m.group(1).strip()}”", text).replace("`", "")

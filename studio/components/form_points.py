@@ -35,9 +35,9 @@ from engine.edit.values import typed_value
 from studio.components.form_fields import plain
 from studio.components.form_state import PREFIX, do, show_diagnostics, value
 from studio.components.form_state import field as bound
-from studio.textsafe import safe_markdown
+from studio.textsafe import one_line, plain_words, safe_markdown
 
-__all__ = ["arg_kind", "parse_args", "picker_names", "points_section"]
+__all__ = ["arg_kind", "parse_args", "picker_label", "picker_names", "points_section"]
 
 KINDS = {"text": "In words", "function": "Function"}
 SAMPLES = (
@@ -59,6 +59,16 @@ def picker_names() -> list[str]:
         if name == check.canonical or (check.negated and name == f"not_{check.canonical}"):
             names.append(name)
     return sorted(names)
+
+
+def picker_label(name: str) -> str:
+    """A picker option: the function's name and its one-line description, in plain words."""
+    check = lookup(name)
+    if check is None:
+        return name
+    base = lookup(name.removeprefix("not_")) if check.negated else None
+    about = f"The opposite of {base.canonical}: 1 minus its score." if base else check.summary
+    return one_line(f"{name} — {plain_words(about)}", 120)
 
 
 def arg_kind(name: str) -> str:
@@ -165,7 +175,9 @@ def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
                 names = picker_names()
                 name = point.fn or "contains"
                 options = names if name in names else [name, *names]
-                st.selectbox("Function", options, **edit("fn", name))
+                st.selectbox(
+                    "Function", options, format_func=picker_label, **edit("fn", name)
+                )
         with cols[2]:
             st.number_input(
                 "Weight",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.lint import Diagnostic, Fix, lint
 from studio import markers
+from studio.textsafe import plain_words
 
 
 def diag(line, column, end_line, end_column, severity="warning", fix=None):
@@ -45,7 +46,7 @@ def test_tooltips_speak_plain_words_without_backticks_or_codes():
     (a,) = [t for t in markers.to_annotations(lint(text)) if t["row"] == 4]
     assert "`" not in a["text"] and "[" not in a["text"]
     assert "“should”" in a["text"]
-    assert markers.plain_words("Rename `shuold` to `should`.") == "Rename “shuold” to “should”."
+    assert plain_words("Rename `shuold` to `should`.") == "Rename “shuold” to “should”."
 
 
 def test_markers_cover_the_range_and_are_never_empty():
