@@ -97,23 +97,26 @@ _NOT_A_DOCUMENT = "Document must be an object or array"
 _YAML_LINE = re.compile(r"^[ \t]*(?:-[ \t]|[^\s#][^:\n]*:(?:[ \t]|$))", re.M)
 
 
-def _unreadable(exc: BlueprintError, reply: str, offset: int) -> str:
+def _unreadable(exc: BlueprintError, reply: str, offset: int, indent: int) -> str:
     """Why a reply is no blueprint, in plain words (not the parser's terms)."""
     if _NOT_A_DOCUMENT in exc.message or not _YAML_LINE.search(reply):
         why = "it is written as prose, not as a blueprint in YAML"
     elif exc.line is not None and exc.line > offset:
-        why = f"its YAML cannot be read (the first problem is on line {exc.line - offset})"
+        column = max(1, exc.column - indent) if exc.column else None
+        where = f"at line {exc.line - offset}, column {column}" if column else ""
+        # the parser's own words name lines of the text it read: only a whole draft's agree
+        why = f"its YAML cannot be read {where}" + (f" ({exc.message})" if not offset else "")
     else:
         why = "its YAML cannot be read"
     return f"The model's reply could not be used as a draft: {why}."
 
 
-def _parse(text: str, reply: str | None = None, offset: int = 0) -> Blueprint:
-    """The draft's blueprint: `text` is `reply` after `offset` lines put before it."""
+def _parse(text: str, reply: str | None = None, offset: int = 0, indent: int = 0) -> Blueprint:
+    """The draft's blueprint: `text` is `reply` after `offset` lines, indented `indent` more."""
     try:
         blueprint = parse_blueprint(text, source="draft.yml")
     except BlueprintError as exc:
-        said = _unreadable(exc, text if reply is None else reply, offset)
+        said = _unreadable(exc, text if reply is None else reply, offset, indent)
         raise DraftRefused(f"{said} Nothing was inserted; try again.") from None
     for prompt in blueprint.prompts:
         for point in prompt.points:
@@ -186,7 +189,7 @@ def read_points(answer: str, prompt_text: str) -> Draft:
     with _with_reply(answer):
         text = _yaml_of(answer)
         whole = "- prompt: " + json.dumps(prompt_text[:4000]) + "\n" + textwrap.indent(text, "  ")
-        blueprint = _parse(whole, text, offset=1)
+        blueprint = _parse(whole, text, offset=1, indent=2)
         if len(blueprint.prompts) != 1 or not blueprint.prompts[0].points:
             raise DraftRefused(
                 "The model's answer holds no `should` or `should_not` points. Nothing was "

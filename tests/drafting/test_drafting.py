@@ -158,7 +158,7 @@ def test_a_reply_in_prose_is_refused_in_plain_words_and_carries_the_reply(read):
 def test_a_reply_that_is_broken_yaml_names_its_line_not_the_parser():
     with pytest.raises(DraftRefused) as refused:
         read_points("should:\n  - Says hi.\n  Sure: [x\n", "hi")
-    assert "the first problem is on line 3" in str(refused.value)
+    assert "cannot be read at line 3, column 3." in str(refused.value)
     assert "flow" not in str(refused.value) and refused.value.reply
 
 
