@@ -42,10 +42,17 @@ def _version(run: RunRecord) -> str:
     return "—"
 
 
+def _kind(run: RunRecord) -> str:
+    """"Run", or for a re-score the run whose answers it scored, by name (never by id)."""
+    found = runs.rescored_from(services.store(), run)
+    return "Run" if found is None else f"Re-score of {found[1]}"
+
+
 def _row(run: RunRecord, base: str) -> dict[str, Any]:
     return {
         "Results": share.results_link(base, run.id),
         "Blueprint": run.title or "Untitled blueprint",
+        "Kind": _kind(run),
         "Version": _version(run),
         "Status": runs.status_word(run.live_status),
         "Scores": _scores(run) or "—",
@@ -98,6 +105,10 @@ def main() -> None:
         column_config={
             "Results": st.column_config.LinkColumn(
                 "Results", display_text="Open", help="The share link of the run's results."
+            ),
+            "Kind": st.column_config.TextColumn(
+                "Kind",
+                help="A run generates answers; a re-score scores another run's answers again.",
             ),
             "Version": st.column_config.TextColumn(
                 "Version", help="The version of its draft the run used (Editor › Versions)."

@@ -82,9 +82,7 @@ def _empty() -> None:
         for run in done:
             st.page_link(
                 "app_pages/results.py",
-                label=safe_markdown(
-                    f"{run.title or 'Untitled blueprint'} · {run.created_at[:16].replace('T', ' ')}"
-                ),
+                label=safe_markdown(runs.run_label(run)),
                 query_params={"run": run.id},
             )
     _uploader(expanded=True)
