@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from engine.run.summary import summarize_run
 from engine.store import open_store
 from studio import runs
 from tests.fakes.llm_replies import FakeReply, FakeRequest, judge_reply
@@ -34,11 +35,14 @@ from tests.studio.browser import (
 )
 from tests.studio.conftest import ANSWERS, judge_rule, run_or_paths
 from tests.studio.helpers import example, wait_for_status
+from tests.studio.test_form_browser import wait_for_yaml
+from tests.studio.test_form_sync_browser import open_file
+from tests.studio.test_form_sync_browser import view as form_view
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path("/tmp/shots/smallui")
-PROSE = "Sure! I would check that answers are kind & careful <3 **Be nice**, <i>always</i>"
+SUMMARIZER_SAYS = "Both did fine, I think. *Model A* was <i>nicer</i> & [kinder](http://x.example)."
 DRAFTER_SAYS = "Sure! I would check that answers are kind & careful <3 **Be nice**, please."
 
 
@@ -48,6 +52,8 @@ def reply(request: FakeRequest) -> FakeReply:
         return judged
     if request.model == "drafter":
         return FakeReply(text=DRAFTER_SAYS)
+    if request.model == "summarizer":
+        return FakeReply(text=SUMMARIZER_SAYS)
     return FakeReply(text=ANSWERS.get(request.model, "I am not sure."))
 
 
@@ -79,6 +85,7 @@ def made(
                 )
                 assert prepared.run_id is not None, prepared.problems
                 wait_for_status(store, prepared.run_id, ("completed",), timeout=120)
+                summarize_run(store, run_id, "openai:summarizer", environ=fake.env())
                 return run_id, prepared.run_id
 
             run_id, rescore_id = pool.submit(both).result()
@@ -90,6 +97,17 @@ def made(
 def page(browser: Any) -> Iterator[Any]:
     with new_page(browser, height=2400) as page:
         yield page
+
+
+def test_the_shipped_or_example_opens_clean(page: Any, made: tuple[Studio, str, str]):
+    studio, _, _ = made
+    # first of the module: a reviewer's verdict (a later test) marks the points to rewrite
+    open_example(page, studio.url, "Two good ways to answer")
+    expect(page.get_by_text("No problems found.")).to_be_visible()
+    marks = page.frame_locator(EDITOR_FRAME).locator(
+        ".ace_gutter-cell.ace_error, .ace_gutter-cell.ace_warning, .ace_gutter-cell.ace_info"
+    )
+    expect(marks).to_have_count(0)
 
 
 def test_the_leaderboard_bars_are_bars_not_text(page: Any, made: tuple[Studio, str, str]):
@@ -115,6 +133,13 @@ def test_the_results_page_speaks_to_a_personal_user(page: Any, made: tuple[Studi
     page.goto(f"{studio.url}/results?run={run_id}")
     page.get_by_role("heading", name="Leaderboard").wait_for()
     wait_quiet(page)
+    # a summary the model did not format: said unread, its text shown as the model's reply
+    summary = page.locator(".st-key-executive-summary")
+    expect(summary.get_by_text("The summary could not be read")).to_be_visible()
+    expect(summary.get_by_text("The model's reply", exact=True)).to_be_visible()
+    expect(summary.get_by_text("Both did fine, I think. *openai:fake-a* was nicer")).to_be_visible()
+    # no link and no emphasis from the model (the heading's own anchor link aside)
+    expect(summary.locator("a:not([aria-label='Link to heading']), em, i")).to_have_count(0)
     # share links: personal mode has no team members to offer them to
     click_quiet(page, page.get_by_text("Share links (read-only"))
     page.get_by_role("button", name="Create share link").wait_for()
@@ -127,8 +152,13 @@ def test_the_results_page_speaks_to_a_personal_user(page: Any, made: tuple[Studi
     expect(drop).not_to_contain_text("200MB")
 
 
-def _slider_value(page: Any) -> str:
-    return str(page.get_by_role("slider").first.get_attribute("aria-valuetext"))
+def _pick(page: Any, box: Any, option: str) -> None:
+    """Type `option` into the multiselect `box` key by key and take it with Enter."""
+    box.click()
+    box.press_sequentially(option, delay=20)
+    box.press("Enter")
+    box.press("Escape")
+    wait_quiet(page)
 
 
 def test_the_review_score_starts_at_the_judges_score(page: Any, made: tuple[Studio, str, str]):
@@ -136,20 +166,14 @@ def test_the_review_score_starts_at_the_judges_score(page: Any, made: tuple[Stud
     page.goto(f"{studio.url}/results?run={run_id}")
     page.get_by_text("Review the judges").wait_for()
     wait_quiet(page)
-    expect(page.get_by_role("slider").first).to_have_attribute("aria-valuetext", "0.50")
+    slider = page.get_by_role("slider").first
+    slider.wait_for()
+    expect(slider).to_have_attribute("aria-valuetext", "0.50")  # nothing picked yet
     box = page.get_by_role("combobox", name="Judged points (one or several)")
-    box.click()
-    box.press_sequentially("#3 · openai:fake-b", delay=20)  # the judges gave 0.00
-    box.press("Enter")
-    box.press("Escape")
-    wait_quiet(page)
-    expect(page.get_by_role("slider").first).to_have_attribute("aria-valuetext", "0.00")
-    box.click()
-    box.press_sequentially("#1 · openai:fake-b", delay=20)  # the judges gave 1.00
-    box.press("Enter")
-    box.press("Escape")
-    wait_quiet(page)
-    expect(page.get_by_role("slider").first).to_have_attribute("aria-valuetext", "0.50")
+    _pick(page, box, "#3 · openai:fake-b")  # the judges gave 0.00
+    expect(slider).to_have_attribute("aria-valuetext", "0.00")
+    _pick(page, box, "#1 · openai:fake-b")  # the judges gave 1.00: the two average 0.50
+    expect(slider).to_have_attribute("aria-valuetext", "0.50")
     click_quiet(page, page.get_by_text("Give my own score"))
     click_quiet(page, page.get_by_role("button", name="Save verdict"))
     page.get_by_text("Saved your verdict (score 0.50) on 2 point(s).").wait_for()
@@ -211,16 +235,6 @@ def _open_blank_and_type(page: Any, url: str, text: str) -> None:
     assert editor_text(page).strip() == text.strip()
 
 
-def test_the_shipped_or_example_opens_clean(page: Any, made: tuple[Studio, str, str]):
-    studio, _, _ = made
-    open_example(page, studio.url, "Two good ways to answer")
-    expect(page.get_by_text("No problems found.")).to_be_visible()
-    marks = page.frame_locator(EDITOR_FRAME).locator(
-        ".ace_gutter-cell.ace_error, .ace_gutter-cell.ace_warning, .ace_gutter-cell.ace_info"
-    )
-    expect(marks).to_have_count(0)
-
-
 def test_every_problem_is_listed_and_tooltips_speak_plain_words(
     page: Any, made: tuple[Studio, str, str]
 ):
@@ -280,3 +294,71 @@ def test_drafting_help_refuses_in_plain_words_and_shows_the_reply(
     code = page.locator("code").filter(has_text="kind & careful <3 **Be nice**")
     expect(code).to_have_count(1)  # as the model wrote it: no bold, no entity, no tag
     expect(page.locator("strong", has_text="Be nice")).to_have_count(0)
+
+
+FLOW = """title: Flow lists
+---
+- id: short
+  prompt: Describe tea in a few words.
+  should:
+    - $word_count_between: [5, 80]
+    - - Names a kind of tea.  # lint: ignore[single-element-path]
+    - - Says how it tastes.  # lint: ignore[single-element-path]
+"""
+
+
+def test_the_form_picker_describes_functions_and_takes_a_typed_prefix(
+    page: Any, made: tuple[Studio, str, str], tmp_path: Path
+):
+    studio, _, _ = made
+    open_file(page, studio.url, tmp_path, FLOW)
+    picker = page.get_by_role("combobox", name="Function").first
+    expect(picker).to_have_value(re.compile(r"^word_count_between — Graded word count"))
+    picker.click()
+    page.get_by_role("option", name=re.compile(r"^contains_any_of — At least one substring")).wait_for()
+    picker.press_sequentially("icontains_any", delay=30)
+    picker.press("Enter")
+    wait_quiet(page)
+    expect(picker).to_have_value(re.compile(r"^icontains_any_of — At least one substring"))
+    text = wait_for_yaml(page, lambda t: "$icontains_any_of" in t)
+    assert "$word_count_between" not in text
+
+
+def test_the_point_buttons_are_whole_and_a_moved_point_keeps_its_flow_list(
+    page: Any, made: tuple[Studio, str, str], tmp_path: Path
+):
+    studio, _, _ = made
+    open_file(page, studio.url, tmp_path, FLOW)
+    for name in ("Up", "Down"):
+        button = page.get_by_role("button", name=name, exact=True).first
+        expect(button).to_be_visible()
+        box = button.bounding_box()
+        assert box is not None and box["width"] >= 40 and box["height"] >= 24, (name, box)
+        # its label is drawn whole: nothing of it cut off by a narrow column
+        assert button.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), name
+    into = page.get_by_role("combobox", name="Move into an alternative").first
+    into.click()
+    click_quiet(page, page.get_by_role("option", name="alternative at item 2"))
+    text = wait_for_yaml(page, lambda t: t.count("- - ") == 2 and "      - $word" in t)
+    assert "      - $word_count_between: [5, 80]\n" in text, text  # still a flow list
+    assert "- 80" not in text
+
+
+def test_the_or_block_of_the_example_shows_two_alternatives(
+    page: Any, made: tuple[Studio, str, str]
+):
+    studio, _, _ = made
+    open_example(page, studio.url, "Two good ways to answer")
+    form_view(page, "Form")
+    heading = page.get_by_text("Any one of these · 2 alternatives")
+    heading.wait_for()
+    expect(page.get_by_text("Alternative 1 · all 2 points needed")).to_be_visible()
+    expect(page.get_by_text("Alternative 2 · all 2 points needed")).to_be_visible()
+    block = (
+        page.get_by_test_id("stVerticalBlock")
+        .filter(has_text="Any one of these ·")
+        .filter(has=page.get_by_role("button", name="Add an alternative"))
+        .last
+    )
+    wait_quiet(page)
+    shot(block, "form-or-block")
