@@ -27,9 +27,9 @@ from engine.edit.nodes import (
 )
 
 __all__ = [
+    "copy_item",
     "delete_item",
     "delete_key",
-    "copy_item",
     "insert_item",
     "insert_raw_item",
     "item_text",

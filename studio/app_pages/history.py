@@ -43,7 +43,7 @@ def _version(run: RunRecord) -> str:
 
 
 def _kind(run: RunRecord) -> str:
-    """"Run", or for a re-score the run whose answers it scored, by name (never by id)."""
+    """The kind of run: a run, or a re-score naming the run it scored (never by its id)."""
     found = runs.rescored_from(services.store(), run)
     return "Run" if found is None else f"Re-score of {found[1]}"
 

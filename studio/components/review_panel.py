@@ -171,9 +171,7 @@ def _form(results: Results, pid: str, run_id: str | None, points: list[JudgedPoi
             args=(points, scale),
         )
         with st.form(f"review-form-{pid}", border=False):
-            verdict = st.radio(
-                "Your verdict", [AGREE, OWN_SCORE], horizontal=True, key=VERDICT_KEY
-            )
+            verdict = st.radio("Your verdict", [AGREE, OWN_SCORE], horizontal=True, key=VERDICT_KEY)
             score = st.select_slider(
                 f"Your score ({scale.name} scale of the judges)",
                 scores,

@@ -11,10 +11,16 @@ from engine.modelids import judge_name
 @pytest.mark.parametrize(
     ("judge_id", "shown"),
     [
-        ("holistic-gemini-2-5-flash(openrouter:google/gemini-2.5-flash)", "gemini-2.5-flash (holistic)"),
+        (
+            "holistic-gemini-2-5-flash(openrouter:google/gemini-2.5-flash)",
+            "gemini-2.5-flash (holistic)",
+        ),
         ("standard(openai:fake-judge)", "fake-judge (standard)"),
         ("prompt-aware(ollama:llama3.2)", "llama3.2 (prompt-aware)"),
-        ("backup-claude-4-5-haiku(openrouter:anthropic/claude-haiku-4.5)", "claude-haiku-4.5 (backup)"),
+        (
+            "backup-claude-4-5-haiku(openrouter:anthropic/claude-haiku-4.5)",
+            "claude-haiku-4.5 (backup)",
+        ),
         ("standard(openai:gpt-4.1-mini) [backup]", "gpt-4.1-mini (standard, backup)"),
         ("my-judge(openai:gpt-4.1-mini)", "my-judge (gpt-4.1-mini)"),
         ("a judge written by hand", "a judge written by hand"),

@@ -69,6 +69,8 @@ def test_a_refusal_speaks_plain_words_and_shows_what_the_model_replied(llm_env, 
     [error] = texts(at, "error")
     assert "written as prose" in error and "Document must be" not in error
     [shown] = [str(c.value) for c in at.code if "kindness" in str(c.value)]
-    assert shown.startswith("Sure! Here are my thoughts on kindness & care <3 **bold**")  # as replied
+    assert shown.startswith(
+        "Sure! Here are my thoughts on kindness & care <3 **bold**"
+    )  # as replied
     assert len(shown) < 4200 and shown.endswith("more characters not shown)")
     assert at.session_state[state.TEXT] == START

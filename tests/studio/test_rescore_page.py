@@ -65,7 +65,9 @@ def test_plan_then_start_scores_the_stored_answers_with_the_draft(or_paths_run, 
     history.switch_page("app_pages/history.py").run()
     assert not history.exception
     rows = history.dataframe[0].value
-    kinds = dict(zip(rows["Results"].map(lambda u: u.rsplit("=", 1)[-1]), rows["Kind"], strict=True))
+    kinds = dict(
+        zip(rows["Results"].map(lambda u: u.rsplit("=", 1)[-1]), rows["Kind"], strict=True)
+    )
     assert kinds[run_id] == "Run"
     assert kinds[new_id] == f"Re-score of Two good ways to answer · {when} UTC"
     points = {p.key_point_text for p in _points(open_store(), new_id)}

@@ -315,7 +315,9 @@ def test_the_form_picker_describes_functions_and_takes_a_typed_prefix(
     picker = page.get_by_role("combobox", name="Function").first
     expect(picker).to_have_value(re.compile(r"^word_count_between — Graded word count"))
     picker.click()
-    page.get_by_role("option", name=re.compile(r"^contains_any_of — At least one substring")).wait_for()
+    page.get_by_role(
+        "option", name=re.compile(r"^contains_any_of — At least one substring")
+    ).wait_for()
     picker.press_sequentially("icontains_any", delay=30)
     picker.press("Enter")
     wait_quiet(page)
