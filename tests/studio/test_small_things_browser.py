@@ -101,6 +101,12 @@ def page(browser: Any) -> Iterator[Any]:
 
 def test_the_shipped_or_example_opens_clean(page: Any, made: tuple[Studio, str, str]):
     studio, _, _ = made
+    # the box that opens a blueprint file says the studio's own limit (BLUEPRINT_MAX_INPUT_MB)
+    page.goto(studio.url + "/")
+    drop = page.get_by_test_id("stFileUploaderDropzoneInstructions").first
+    drop.wait_for()
+    expect(drop).to_contain_text("32MB")
+    expect(drop).not_to_contain_text("200MB")
     # first of the module: a reviewer's verdict (a later test) marks the points to rewrite
     open_example(page, studio.url, "Two good ways to answer")
     expect(page.get_by_text("No problems found.")).to_be_visible()
