@@ -20,6 +20,7 @@ __all__ = [
     "display_names",
     "effective_model_id",
     "is_collection",
+    "judge_name",
     "split_model_id",
 ]
 
@@ -157,3 +158,34 @@ def display_names(models: Iterable[str]) -> dict[str, str]:
     ids = list(dict.fromkeys(models))
     short = {m: base_model_id(m) for m in ids}
     return short if len(set(short.values())) == len(short) else {m: m for m in ids}
+
+
+_JUDGE_ID = re.compile(r"(?P<ident>[^()]*)\((?P<model>[^()]*)\)(?P<backup> \[backup\])?")
+_APPROACHES = ("prompt-aware", "standard", "holistic")
+
+
+def judge_name(judge_id: str) -> str:
+    """One readable name for a judge id as Weval writes it (`<id>(<provider:model>)`).
+
+    `holistic-gemini-2-5-flash(openrouter:google/gemini-2.5-flash)` reads
+    `gemini-2.5-flash (holistic)`; a backup judge says so; a judge with its own id reads
+    `my-judge (gpt-4.1-mini)`. Any other text is given back as is.
+
+    Args:
+        judge_id: A judgement's `judgeModelId`.
+
+    Returns:
+        The model's own name and, in brackets, the judge's approach (and "backup"), or
+        the judge's own id and, in brackets, the model's name.
+    """
+    found = _JUDGE_ID.fullmatch(judge_id.strip())
+    if found is None:
+        return judge_id
+    model = found["model"].split(":", 1)[-1].rsplit("/", 1)[-1] or found["model"]
+    ident = found["ident"].strip()
+    words = [a for a in _APPROACHES if ident.startswith(a)][:1]
+    if found["backup"] or ident.startswith("backup"):
+        words.append("backup")
+    if words:
+        return f"{model} ({', '.join(words)})"
+    return f"{ident} ({model})" if ident else model

@@ -5,17 +5,20 @@ Pure: no Streamlit import. The pages pass the store, the new id and who is editi
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import PurePath
 
 from engine.blueprint.depth import check_nesting
 from engine.blueprint.inputs import blueprint_from_bytes
 from engine.blueprint.text import mask_unicode_breaks
+from engine.compare.load import MAX_FILE_BYTES
 from engine.errors import BlueprintError, InputError
 from engine.settings import Settings
 from engine.store import DraftRow, DraftVersion, RunRecord, Store
 
 __all__ = [
+    "COMPARISON_UPLOAD_MB",
     "OPENABLE",
     "SAVED_PREFIX",
     "Owner",
@@ -24,6 +27,7 @@ __all__ = [
     "open_as_draft",
     "read_upload",
     "reusable_draft",
+    "upload_limit_mb",
     "version_note",
     "visible_drafts",
 ]
@@ -33,6 +37,14 @@ SAVED_PREFIX = "saved:"
 
 OPENABLE = ("yml", "yaml", "json")
 """The file types the editor opens from disk."""
+
+COMPARISON_UPLOAD_MB = MAX_FILE_BYTES // (1024 * 1024)
+"""The largest comparison file the Results page opens, in MB (as `blueprint compare`)."""
+
+
+def upload_limit_mb(settings: Settings) -> int:
+    """The largest blueprint file the editor opens, in whole MB: the engine's input limit."""
+    return max(1, math.ceil(settings.max_input_mb))
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypedDict
 
 from engine.lint import Diagnostic
+from studio.textsafe import plain_words
 
 __all__ = [
     "MARKER_CSS",
@@ -60,8 +61,8 @@ class Marker(TypedDict):
 
 
 def _text(d: Diagnostic) -> str:
-    fix = f" (fix: {d.fix.title})" if d.fix is not None else ""
-    return f"{SEVERITY_WORDS[d.severity]}: {d.message}{fix} [{d.code}]"
+    fix = f" Fix: {plain_words(d.fix.title)}." if d.fix is not None else ""
+    return f"{SEVERITY_WORDS[d.severity]}: {plain_words(d.message)}{fix}"
 
 
 def to_annotations(diagnostics: Iterable[Diagnostic]) -> list[Annotation]:

@@ -18,7 +18,7 @@ from typing import Any
 from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
 from engine.jsvalues import format_score
-from engine.modelids import display_names
+from engine.modelids import display_names, judge_name
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked, shared_ranks
@@ -454,7 +454,7 @@ class Results:
         for index, a in enumerate(cell.assessments):
             judges = a.individual_judgements or []
             why = (
-                "\n".join(f"{j.judge_model_id}: {j.reflection}" for j in judges)
+                "\n".join(f"{judge_name(j.judge_model_id)}: {j.reflection}" for j in judges)
                 if judges
                 else a.reflection or ""
             )
@@ -468,7 +468,8 @@ class Results:
                     "Score": shown(self.point_value(prompt_id, model, index)),
                     "Why": why,
                     "Judges": "; ".join(
-                        f"{j.judge_model_id}: {format_score(j.coverage_extent)}" for j in judges
+                        f"{judge_name(j.judge_model_id)}: {format_score(j.coverage_extent)}"
+                        for j in judges
                     ),
                 }
             )

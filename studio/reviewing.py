@@ -30,7 +30,9 @@ __all__ = [
     "grid_with_marks",
     "make_reviews",
     "mark",
+    "mark_legend",
     "results_scale",
+    "starting_score",
 ]
 
 AGREE = "Agree with the judge"
@@ -56,14 +58,39 @@ def choice_label(point: JudgedPoint, names: dict[str, str]) -> str:
     )
 
 
+def starting_score(points: Sequence[JudgedPoint], scale: Scale) -> float:
+    """Where the reviewer's score starts: the judges' score of the picked points.
+
+    Their mean, on the nearest class of the judges' scale; the scale's middle when nothing
+    is picked yet.
+    """
+    if not points:
+        return scale.classes[len(scale.classes) // 2].score
+    return scale.nearest(sum(p.judge_score for p in points) / len(points)).score
+
+
+def _marked(judges: str, agreed: bool, mean: float | None) -> str:
+    """A reviewed cell as the grid shows it: the judges' score, then the reviewers' mark."""
+    return f"{judges} ✓ reviewed" if agreed else f"{judges} → {format_score(mean)} reviewed"
+
+
 def mark(point_reviews: Sequence[ReviewRow]) -> str:
     """A grid cell's review mark: ✓ when every reviewer agrees, else → their (mean) score."""
     if not point_reviews:
         return ""
     if all(r.verdict == "agree" for r in point_reviews):
-        return " ✓ reviewed"
+        return _marked("", True, None)
     mean = sum(r.score for r in point_reviews) / len(point_reviews)
-    return f" → {format_score(mean)} reviewed"
+    return _marked("", False, mean)
+
+
+def mark_legend() -> str:
+    """The grid's legend of review marks, written with the very marks the cells carry."""
+    agreed, changed = _marked("0.50", True, None), _marked("0.50", False, 0.25)
+    return (
+        f"“{agreed}”: the judges gave 0.50 and every reviewer agrees; “{changed}”: the "
+        "judges gave 0.50, the reviewers (their mean) 0.25 instead."
+    )
 
 
 def grid_with_marks(

@@ -36,7 +36,9 @@ __all__ = [
     "prepare",
     "queue_url",
     "rescore",
+    "rescored_from",
     "resume",
+    "run_label",
     "start",
     "status_word",
     "stop",
@@ -54,6 +56,24 @@ STATUS_WORDS: dict[LiveStatus, str] = {
     "failed": "failed",
 }
 """How each run status is named on screen."""
+
+
+def run_label(run: RunRecord) -> str:
+    """A run as a person names it: its blueprint's title and when it started (plain text)."""
+    title = " ".join((run.title or "Untitled blueprint").split())
+    return f"{title} · {run.created_at[:16].replace('T', ' ')} UTC"
+
+
+def rescored_from(store: Store, run: RunRecord) -> tuple[str, str] | None:
+    """For a re-score: the id of the run whose answers it scored, and that run's label.
+
+    None for a run that is not a re-score; "a deleted run" when the source is gone.
+    """
+    source = run.options.get("rescored_from")
+    if not source:
+        return None
+    found = store.get_run(str(source))
+    return str(source), run_label(found) if found is not None else "a deleted run"
 
 
 def status_word(status: LiveStatus) -> str:

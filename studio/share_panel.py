@@ -21,8 +21,8 @@ EXPIRIES: dict[str, timedelta | None] = {
 AUDIENCES = {"team": "Team members (logged in)", "anyone": "Anyone with the link"}
 
 
-def _create(run_id: str, email: str | None) -> None:
-    wanted = st.session_state.get(f"share-who-{run_id}")
+def _create(run_id: str, email: str | None, team: bool) -> None:
+    wanted = st.session_state.get(f"share-who-{run_id}") if team else "anyone"
     audience: Audience = "anyone" if wanted == "anyone" else "team"
     delta = EXPIRIES.get(str(st.session_state.get(f"share-exp-{run_id}")))
     expires = datetime.now(UTC) + delta if delta is not None else None
@@ -61,18 +61,21 @@ def share_panel(run_id: str) -> None:
             st.caption("Editors and admins make and revoke share links.")
             return
         cols = st.columns(2)
-        cols[0].radio(
-            "Who can open it",
-            list(AUDIENCES),
-            format_func=AUDIENCES.__getitem__,
-            key=f"share-who-{run_id}",
-        )
+        if viewer.team:
+            cols[0].radio(
+                "Who can open it",
+                list(AUDIENCES),
+                format_func=AUDIENCES.__getitem__,
+                key=f"share-who-{run_id}",
+            )
+        else:
+            cols[0].caption("Who can open it: anyone with the link who can reach this studio.")
         cols[1].selectbox("Expires", list(EXPIRIES), key=f"share-exp-{run_id}")
         st.button(
             "Create share link",
             icon=":material/add_link:",
             on_click=_create,
-            args=(run_id, viewer.email),
+            args=(run_id, viewer.email, viewer.team),
         )
         links = services.store().share_links(run_id)
         if not links:

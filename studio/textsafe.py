@@ -14,7 +14,7 @@ import re
 
 from engine.textlines import one_line
 
-__all__ = ["one_line", "safe_markdown"]
+__all__ = ["one_line", "plain_words", "safe_markdown"]
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^\"'])")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
@@ -48,3 +48,11 @@ def safe_markdown(text: str) -> str:
         last = match.end()
     out.append(_escape(text[last:]))
     return "".join(out)
+
+
+def plain_words(text: str) -> str:
+    """`text` for places that show plain text (tooltips, option labels): code spans quoted.
+
+    "`should`" becomes "“should”"; a stray backtick is dropped.
+    """
+    return _CODE_SPAN.sub(lambda m: f"“{m.group(1).strip()}”", text).replace("`", "")

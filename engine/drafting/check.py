@@ -6,7 +6,8 @@ that run code or call out (each function's `reaches_out` in the registry: `$call
 `$factcheck`, `$js`, `$expr`, a string `where` of `$tool_args_match`), then linted. Only the
 lint fixes that cannot change a score are applied; the others (an OR made an AND, a guessed
 name) are listed as suggestions for the user to choose. A refusal is a `DraftRefused` with a
-message for the user; it never quotes the answer.
+message for the user in plain words; the message never quotes the answer, which travels apart
+(`DraftRefused.reply`) for the studio to show as plain text.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from engine.blueprint import parse_blueprint
@@ -33,7 +36,15 @@ _ANCHOR = re.compile(r"(?:^|[\s\[{,:-])[&*][A-Za-z0-9_-]+", re.M)
 
 
 class DraftRefused(EngineError):
-    """The model's answer cannot be offered as a draft; the message says why."""
+    """The model's answer cannot be offered as a draft; the message says why.
+
+    Attributes:
+        reply: What the model replied, when it did (untrusted text: show it as plain text).
+    """
+
+    def __init__(self, message: str, reply: str | None = None) -> None:
+        super().__init__(message)
+        self.reply = reply
 
 
 @dataclass
@@ -82,15 +93,31 @@ def _yaml_of(answer: str) -> str:
     return text + "\n"
 
 
-def _parse(text: str) -> Blueprint:
+_NOT_A_DOCUMENT = "Document must be an object or array"
+_YAML_LINE = re.compile(r"^[ \t]*(?:-[ \t]|[^\s#][^:\n]*:(?:[ \t]|$))", re.M)
+
+
+def _unreadable(exc: BlueprintError, reply: str, offset: int, indent: int) -> str:
+    """Why a reply is no blueprint, in plain words (not the parser's terms)."""
+    if _NOT_A_DOCUMENT in exc.message or not _YAML_LINE.search(reply):
+        why = "it is written as prose, not as a blueprint in YAML"
+    elif exc.line is not None and exc.line > offset:
+        column = max(1, exc.column - indent) if exc.column else None
+        where = f"at line {exc.line - offset}, column {column}" if column else ""
+        # the parser's own words name lines of the text it read: only a whole draft's agree
+        why = f"its YAML cannot be read {where}" + (f" ({exc.message})" if not offset else "")
+    else:
+        why = "its YAML cannot be read"
+    return f"The model's reply could not be used as a draft: {why}."
+
+
+def _parse(text: str, reply: str | None = None, offset: int = 0, indent: int = 0) -> Blueprint:
+    """The draft's blueprint: `text` is `reply` after `offset` lines, indented `indent` more."""
     try:
         blueprint = parse_blueprint(text, source="draft.yml")
     except BlueprintError as exc:
-        where = f" at line {exc.line}, column {exc.column}" if exc.line is not None else ""
-        raise DraftRefused(
-            f"The model's answer is not a usable blueprint{where} ({exc.message}). Nothing was "
-            "inserted; try again."
-        ) from None
+        said = _unreadable(exc, text if reply is None else reply, offset, indent)
+        raise DraftRefused(f"{said} Nothing was inserted; try again.") from None
     for prompt in blueprint.prompts:
         for point in prompt.points:
             check = lookup(point.fn) if point.fn is not None else None
@@ -121,10 +148,19 @@ def _usable(draft: Draft) -> Draft:
     errors = [d for d in draft.diagnostics if d.severity == "error" and not d.fixes]
     if errors:
         raise DraftRefused(
-            f"The model's draft has {len(errors)} error(s) lint has no fix for (the first, line "
-            f"{errors[0].line}: {errors[0].code}). Nothing was inserted; try again."
+            f"The model's draft has {len(errors)} error(s) lint has no fix for (the first, on "
+            f"line {errors[0].line}: {errors[0].message}). Nothing was inserted; try again."
         )
     return draft
+
+
+@contextmanager
+def _with_reply(answer: str) -> Iterator[None]:
+    """Refusals raised inside carry the model's reply (the first `MAX_ANSWER_CHARS` of it)."""
+    try:
+        yield
+    except DraftRefused as exc:
+        raise DraftRefused(str(exc), reply=answer[:MAX_ANSWER_CHARS]) from None
 
 
 def read_draft(answer: str) -> Draft:
@@ -133,11 +169,12 @@ def read_draft(answer: str) -> Draft:
     Raises:
         DraftRefused: The answer is too long, not a blueprint, hostile, or still has errors.
     """
-    text = _yaml_of(answer)
-    blueprint = _parse(text)
-    if not blueprint.prompts:
-        raise DraftRefused("The model's draft has no prompts. Nothing was inserted; try again.")
-    return _usable(_fixed(text))
+    with _with_reply(answer):
+        text = _yaml_of(answer)
+        blueprint = _parse(text)
+        if not blueprint.prompts:
+            raise DraftRefused("The model's draft has no prompts. Nothing was inserted; try again.")
+        return _usable(_fixed(text))
 
 
 def read_points(answer: str, prompt_text: str) -> Draft:
@@ -149,15 +186,16 @@ def read_points(answer: str, prompt_text: str) -> Draft:
     Raises:
         DraftRefused: The answer is too long, not points, hostile, or still has errors.
     """
-    text = _yaml_of(answer)
-    whole = "- prompt: " + json.dumps(prompt_text[:4000]) + "\n" + textwrap.indent(text, "  ")
-    blueprint = _parse(whole)
-    if len(blueprint.prompts) != 1 or not blueprint.prompts[0].points:
-        raise DraftRefused(
-            "The model's answer holds no `should` or `should_not` points. Nothing was "
-            "inserted; try again."
-        )
-    draft = _usable(_fixed(whole))
+    with _with_reply(answer):
+        text = _yaml_of(answer)
+        whole = "- prompt: " + json.dumps(prompt_text[:4000]) + "\n" + textwrap.indent(text, "  ")
+        blueprint = _parse(whole, text, offset=1, indent=2)
+        if len(blueprint.prompts) != 1 or not blueprint.prompts[0].points:
+            raise DraftRefused(
+                "The model's answer holds no `should` or `should_not` points. Nothing was "
+                "inserted; try again."
+            )
+        draft = _usable(_fixed(whole))
     start = _POINTS_KEY.search(draft.text)
     body = draft.text[start.start() :] if start else ""
     return Draft(textwrap.dedent(body), draft.fixed, draft.diagnostics)

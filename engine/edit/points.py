@@ -27,6 +27,7 @@ from engine.edit.edits import (
 )
 from engine.edit.nodes import EditError, entry_index
 from engine.edit.primitives import (
+    copy_item,
     delete_item,
     delete_key,
     insert_item,
@@ -209,7 +210,14 @@ def _move_into(scope: PromptScope, edit: MoveIntoBlock) -> None:
     if ref.sub is not None or isinstance(value, list) or ref.index == edit.block:
         raise EditError("Only a point that is not in a block can be moved into one.")
     _check(items, PointRef(ref.prompt, edit.block, ref.inverted))
-    _append(scope, ref.inverted, _into_block(value), block=edit.block)
+    moved = _into_block(value)
+    if moved is value:  # its text moves as written: flow lists and quotes stay as they were
+        inner = _seq(scope, key, edit.block)
+        scope.step(
+            lambda t, _n: copy_item(t, _seq(scope, key), ref.index, inner, len(inner.value), value)
+        )
+    else:
+        _append(scope, ref.inverted, moved, block=edit.block)
     scope.step(lambda t, _n: delete_item(t, _seq(scope, key), ref.index))
 
 

@@ -27,6 +27,7 @@ from engine.edit.nodes import (
 )
 
 __all__ = [
+    "copy_item",
     "delete_item",
     "delete_key",
     "insert_item",
@@ -193,6 +194,21 @@ def insert_raw_item(
     at, inline = _insert_at(text, seq, index)
     new = body + "\n" + " " * col if inline else _ensure_break(text, at) + " " * col + body + "\n"
     return [Splice(at, at, _nl(new, text))]
+
+
+def copy_item(
+    text: str, source: SequenceNode, index: int, target: SequenceNode, at: int, value: Any
+) -> str:
+    """Insert item `index` of `source` (whose value is `value`) into `target` before item `at`.
+
+    Its text is kept as written (a flow list `[5, 80]` stays one), reindented to `target`'s
+    items; where either list is flow style, `value` is written anew, as `insert_item` does.
+    """
+    if not (is_block(source) and is_block(target) and target.value):
+        return insert_item(text, target, at, value)
+    raw = item_text(text, source, index)
+    col = _column(text, dash_of(source.value[index], text))
+    return splice(text, insert_raw_item(text, target, at, raw, col))
 
 
 def insert_item(text: str, seq: SequenceNode, index: int, value: Any) -> str:

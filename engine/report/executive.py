@@ -71,6 +71,17 @@ class ExecutiveView:
             "scores below."
         )
 
+    @property
+    def unread(self) -> str | None:
+        """What to say when the reply had none of a summary's sections (else None)."""
+        if self.content is None:
+            return None
+        return (
+            "The summary could not be read: the model did not reply in the summary's format "
+            "(findings, strengths, weaknesses, grades), so nothing was taken from it. Its "
+            "reply is shown below as it wrote it."
+        )
+
 
 def read_executive(raw: Any) -> ExecutiveView | None:
     """Read an `executiveSummary` object; None when there is none or it has no usable text."""
@@ -122,5 +133,6 @@ def executive_html(view: ExecutiveView) -> str:
             parts.append(f"<li><code>{e(model)}</code>: {shown}</li>")
         parts.append("</ul>")
     if view.content:
-        parts.append(f"<pre>{e(view.content)}</pre>")
+        parts.append(f"<p class=unread>{e(view.unread or '')}</p>")
+        parts.append(f"<h3>The model's reply</h3><pre>{e(view.content)}</pre>")
     return "<section class=executive>" + "".join(parts) + "</section>"

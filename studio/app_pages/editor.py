@@ -124,6 +124,7 @@ def _file_opener() -> None:
         type=list(drafts.OPENABLE),
         key=_upload_key(),
         on_change=_open_upload,
+        max_upload_size=drafts.upload_limit_mb(user_settings()),
         help="A blueprint saved as YAML (.yml, .yaml) or JSON (.json). It opens as a new "
         "draft; your current text stays saved.",
     )
@@ -315,24 +316,24 @@ def _problems(diagnostics: Sequence[Diagnostic]) -> None:
         return
     say = markers.summary(diagnostics)
     (st.error if found["error"] else st.warning if found["warning"] else st.info)(say)
-    with st.container(height=520, border=False):
-        for i, d in enumerate(diagnostics[:MAX_LISTED]):
-            with st.container(border=True):
-                st.markdown(
-                    f"{ICONS[d.severity]} **{markers.SEVERITY_WORDS[d.severity]}** · "
-                    f"line {d.line}, column {d.column}"
+    # every problem is listed in the page's own flow: a fixed-height box hid most of them
+    for i, d in enumerate(diagnostics[:MAX_LISTED]):
+        with st.container(border=True):
+            st.markdown(
+                f"{ICONS[d.severity]} **{markers.SEVERITY_WORDS[d.severity]}** · "
+                f"line {d.line}, column {d.column}"
+            )
+            st.markdown(safe_markdown(d.message))
+            for n, offered in enumerate(d.fixes):
+                st.button(
+                    f"Apply fix: {safe_markdown(offered.title)}",
+                    key=f"fix-{i}-{d.line}-{d.column}-{d.code}-{n}",
+                    on_click=_apply,
+                    args=(d, offered),
+                    icon=":material/auto_fix_high:",
                 )
-                st.markdown(safe_markdown(d.message))
-                for n, offered in enumerate(d.fixes):
-                    st.button(
-                        f"Apply fix: {safe_markdown(offered.title)}",
-                        key=f"fix-{i}-{d.line}-{d.column}-{d.code}-{n}",
-                        on_click=_apply,
-                        args=(d, offered),
-                        icon=":material/auto_fix_high:",
-                    )
-        if len(diagnostics) > MAX_LISTED:
-            st.caption(f"{len(diagnostics) - MAX_LISTED} more not listed; fix these first.")
+    if len(diagnostics) > MAX_LISTED:
+        st.caption(f"{len(diagnostics) - MAX_LISTED} more not listed; fix these first.")
 
 
 # --- page -------------------------------------------------------------------------------

@@ -41,10 +41,17 @@ def _version(run: RunRecord) -> str:
     return "—"
 
 
+def _kind(run: RunRecord) -> str:
+    """The kind of run: a run, or a re-score naming the run it scored (never by its id)."""
+    found = runs.rescored_from(services.store(), run)
+    return "Run" if found is None else f"Re-score of {found[1]}"
+
+
 def _row(run: RunRecord, base: str) -> dict[str, Any]:
     return {
         "Results": share.results_link(base, run.id),
         "Blueprint": run.title or "Untitled blueprint",
+        "Kind": _kind(run),
         "Version": _version(run),
         "Status": runs.status_word(run.live_status),
         "Scores": _scores(run) or "—",
@@ -100,6 +107,10 @@ def main() -> None:
         column_config={
             "Results": st.column_config.LinkColumn(
                 "Results", display_text="Open", help="The share link of the run's results."
+            ),
+            "Kind": st.column_config.TextColumn(
+                "Kind",
+                help="A run generates answers; a re-score scores another run's answers again.",
             ),
             "Version": st.column_config.TextColumn(
                 "Version", help="The version of its draft the run used (Editor › Versions)."

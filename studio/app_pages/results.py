@@ -62,6 +62,7 @@ def _uploader(expanded: bool) -> None:
             type=["json"],
             key=_upload_key(),
             on_change=_open_upload,
+            max_upload_size=drafts.COMPARISON_UPLOAD_MB,
             help="A `*_comparison.json` file written by `blueprint run`, `blueprint score`, "
             "this studio, or Weval.",
         )
@@ -82,9 +83,7 @@ def _empty() -> None:
         for run in done:
             st.page_link(
                 "app_pages/results.py",
-                label=safe_markdown(
-                    f"{run.title or 'Untitled blueprint'} · {run.created_at[:16].replace('T', ' ')}"
-                ),
+                label=safe_markdown(runs.run_label(run)),
                 query_params={"run": run.id},
             )
     _uploader(expanded=True)

@@ -26,6 +26,7 @@ __all__ = [
     "RESULT_KEY",
     "drafting_panel",
     "prompt_at",
+    "reply_excerpt",
 ]
 
 MODEL_KEY = "draft_model"
@@ -33,6 +34,15 @@ GOAL_KEY = "draft_goal"
 PROMPT_KEY = "draft_prompt"
 RESULT_KEY = "draft_result"
 DEFAULT_MODEL = "openrouter:google/gemini-2.5-flash"
+REPLY_SHOWN = 4000
+"""How much of a refused reply is shown (characters)."""
+
+
+def reply_excerpt(reply: str, limit: int = REPLY_SHOWN) -> str:
+    """The start of a model's reply, cut at `limit` characters with a note of what is left."""
+    if len(reply) <= limit:
+        return reply
+    return f"{reply[:limit]}\n… ({len(reply) - limit:,} more characters not shown)"
 
 
 def prompt_at(blueprint: Blueprint, line: int | None) -> int:
@@ -61,7 +71,7 @@ def _ask_goal() -> None:
     try:
         draft = draft_from_goal(services.store(), model, goal)
     except DraftRefused as exc:
-        st.session_state[RESULT_KEY] = {"error": str(exc)}
+        st.session_state[RESULT_KEY] = {"error": str(exc), "reply": exc.reply}
         return
     st.session_state[RESULT_KEY] = {
         "kind": "goal",
@@ -82,7 +92,7 @@ def _ask_points(blueprint: Blueprint) -> None:
             services.store(), model, _prompt_text(blueprint, index), [e for e in existing if e]
         )
     except DraftRefused as exc:
-        st.session_state[RESULT_KEY] = {"error": str(exc)}
+        st.session_state[RESULT_KEY] = {"error": str(exc), "reply": exc.reply}
         return
     st.session_state[RESULT_KEY] = {
         "kind": "points",
@@ -119,6 +129,10 @@ def _result() -> None:
         return
     if "error" in result:
         st.error(safe_markdown(str(result["error"])))
+        reply = result.get("reply")
+        if isinstance(reply, str) and reply.strip():
+            st.caption("What the model replied (its own words, shown as plain text):")
+            st.code(reply_excerpt(reply), language=None, wrap_lines=True)
         return
     where = (
         f"points for prompt {result.get('prompt_id')}" if result["kind"] == "points" else "draft"

@@ -34,5 +34,7 @@ def executive_summary(raw: Any) -> bool:
                 hide_index=True,
             )
         if view.content:
+            st.warning(view.unread or "")
+            st.markdown("**The model's reply**")
             st.text(view.content)
     return True

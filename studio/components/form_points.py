@@ -35,9 +35,9 @@ from engine.edit.values import typed_value
 from studio.components.form_fields import plain
 from studio.components.form_state import PREFIX, do, show_diagnostics, value
 from studio.components.form_state import field as bound
-from studio.textsafe import safe_markdown
+from studio.textsafe import one_line, plain_words, safe_markdown
 
-__all__ = ["arg_kind", "parse_args", "picker_names", "points_section"]
+__all__ = ["arg_kind", "parse_args", "picker_label", "picker_names", "points_section"]
 
 KINDS = {"text": "In words", "function": "Function"}
 SAMPLES = (
@@ -59,6 +59,16 @@ def picker_names() -> list[str]:
         if name == check.canonical or (check.negated and name == f"not_{check.canonical}"):
             names.append(name)
     return sorted(names)
+
+
+def picker_label(name: str) -> str:
+    """A picker option: the function's name and its one-line description, in plain words."""
+    check = lookup(name)
+    if check is None:
+        return name
+    base = lookup(name.removeprefix("not_")) if check.negated else None
+    about = f"The opposite of {base.canonical}: 1 minus its score." if base else check.summary
+    return one_line(f"{name} — {plain_words(about)}", 120)
 
 
 def arg_kind(name: str) -> str:
@@ -165,7 +175,13 @@ def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
                 names = picker_names()
                 name = point.fn or "contains"
                 options = names if name in names else [name, *names]
-                st.selectbox("Function", options, **edit("fn", name))
+                st.selectbox(
+                    "Function",
+                    options,
+                    format_func=picker_label,
+                    filter_mode="prefix",  # `icontains_any` + Enter picks icontains_any_of
+                    **edit("fn", name),
+                )
         with cols[2]:
             st.number_input(
                 "Weight",
@@ -185,56 +201,61 @@ def _point(point: PointView, key: str, *, blocks: list[int]) -> None:
 
 def _actions(point: PointView, key: str, blocks: list[int]) -> None:
     ref = point.ref
-    cols = st.columns([1, 1, 1, 3, 3, 2], vertical_alignment="center")
-    cols[0].button(
-        "↑",
-        key=f"{PREFIX}{key}:up",
-        help="Move up",
-        on_click=do,
-        args=(lambda: MovePoint(ref, (ref.sub if ref.sub is not None else ref.index) - 1),),
-    )
-    cols[1].button(
-        "↓",
-        key=f"{PREFIX}{key}:down",
-        help="Move down",
-        on_click=do,
-        args=(lambda: MovePoint(ref, (ref.sub if ref.sub is not None else ref.index) + 1),),
-    )
-    cols[2].button(
-        "",
-        key=f"{PREFIX}{key}:copy",
-        help="Duplicate this point",
-        on_click=do,
-        args=(lambda: DuplicatePoint(ref),),
-        icon=":material/content_copy:",
-    )
-    if ref.sub is not None:
-        cols[3].button(
-            "Take out of the block",
-            key=f"{PREFIX}{key}:out",
+    at = ref.sub if ref.sub is not None else ref.index
+    # one row of buttons at their own width: in columns of a narrow form they were clipped
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        st.button(
+            "Up",
+            key=f"{PREFIX}{key}:up",
+            help="Move up",
+            icon=":material/arrow_upward:",
             on_click=do,
-            args=(lambda: MoveOutOfBlock(ref),),
+            args=(lambda: MovePoint(ref, at - 1),),
         )
-    else:
-        cols[3].checkbox("Select to group", key=f"{PREFIX}{key}:pick")
-        targets = [b for b in blocks if b != ref.index]
-        if targets:
-            cols[4].selectbox(
-                "Move into an alternative",
-                [None, *targets],
-                key=f"{PREFIX}{key}:into",
-                format_func=lambda b: "—" if b is None else f"alternative at item {b + 1}",
-                on_change=do,
-                args=(lambda: _into(ref, key),),
+        st.button(
+            "Down",
+            key=f"{PREFIX}{key}:down",
+            help="Move down",
+            icon=":material/arrow_downward:",
+            on_click=do,
+            args=(lambda: MovePoint(ref, at + 1),),
+        )
+        st.button(
+            "",
+            key=f"{PREFIX}{key}:copy",
+            help="Duplicate this point",
+            on_click=do,
+            args=(lambda: DuplicatePoint(ref),),
+            icon=":material/content_copy:",
+        )
+        if ref.sub is not None:
+            st.button(
+                "Take out of the block",
+                key=f"{PREFIX}{key}:out",
+                on_click=do,
+                args=(lambda: MoveOutOfBlock(ref),),
             )
-    cols[5].button(
-        "",
-        key=f"{PREFIX}{key}:delete",
-        help="Delete this point",
-        on_click=do,
-        args=(lambda: DeletePoint(ref),),
-        icon=":material/delete:",
-    )
+        else:
+            st.checkbox("Select to group", key=f"{PREFIX}{key}:pick")
+            targets = [b for b in blocks if b != ref.index]
+            if targets:
+                st.selectbox(
+                    "Move into an alternative",
+                    [None, *targets],
+                    key=f"{PREFIX}{key}:into",
+                    format_func=lambda b: "—" if b is None else f"alternative at item {b + 1}",
+                    on_change=do,
+                    args=(lambda: _into(ref, key),),
+                    width=220,
+                )
+        st.button(
+            "",
+            key=f"{PREFIX}{key}:delete",
+            help="Delete this point",
+            on_click=do,
+            args=(lambda: DeletePoint(ref),),
+            icon=":material/delete:",
+        )
 
 
 def _into(ref: PointRef, key: str) -> MoveIntoBlock | None:

@@ -18,18 +18,19 @@ STARTED_KEY = "res_rescore_started"
 
 def rescored_from_note(run: RunRecord) -> None:
     """For a re-score, say (and link) which run's answers it scored."""
-    source = run.options.get("rescored_from")
-    if not source:
+    found = runs.rescored_from(services.store(), run)
+    if found is None:
         return
+    source, label = found
     st.caption(
         "A re-score: the answers of another run, scored again with this blueprint "
         "(nothing was generated)."
     )
     st.page_link(
         "app_pages/results.py",
-        label=f"Re-scored from run {source}",
+        label=safe_markdown(f"Re-scored from the run {label}"),
         icon=":material/history:",
-        query_params={"run": str(source)},
+        query_params={"run": source},
     )
 
 

@@ -114,7 +114,8 @@ def leaderboard(results: Results) -> None:
         st.info("No model has a result yet.")
         return
     missing = list(results.cost.unpriced) if results.cost else []
-    st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage)))
+    with st.container(key="leaderboard"):  # studio.css draws its bars solid
+        st.markdown(leaderboard_markdown(rows, usage_known=bool(results.usage)))
     if results.weval_scores:
         st.caption(WEVAL_SCORE_NOTE)
     if missing:
@@ -131,6 +132,8 @@ def leaderboard(results: Results) -> None:
     )
     how_sure(results, rows)
 
+
+NBSP = "\u00a0"
 
 DETECT_KEY = "res_detect"
 CHART_KEY = "res_errorbars"
@@ -205,12 +208,20 @@ def pairs_markdown(pairs: list[PairRow], detect: float) -> str:
     return head + "\n".join(lines)
 
 
-def _bar(value: float | None, width: int = 8) -> str:
+BAR_WIDTH = 16
+"""How many spaces wide a leaderboard bar of 1.00 is."""
+
+
+def _bar(value: float | None, width: int = BAR_WIDTH) -> str:
+    """A bar for the average: a run of spaces on the accent colour's background.
+
+    Spaces, not block characters: these drew as black text blocks (or missing-glyph boxes
+    without a font that has them). No-break spaces keep their width in a table cell.
+    """
     if value is None:
         return ""
-    filled = min(max(value, 0.0), 1.0) * width
-    full = int(filled)
-    return "█" * full + ("▌" if filled - full >= 0.5 else "")
+    n = round(min(max(value, 0.0), 1.0) * width)
+    return f":primary-background[{NBSP * n}]" if n else ""
 
 
 def _interval(row: LeaderRow) -> str:

@@ -14,6 +14,7 @@ import streamlit as st
 
 from engine.errors import StoreError
 from engine.jsvalues import format_score
+from engine.judge.scales import Scale
 from engine.report.reviews import JudgedPoint, judged_points, match_reviews
 from engine.review import RunCalibration, calibrate
 from engine.store import MAX_COMMENT_CHARS, ReviewRow, Verdict
@@ -26,7 +27,9 @@ from studio.reviewing import (
     choice_label,
     grid_with_marks,
     make_reviews,
+    mark_legend,
     results_scale,
+    starting_score,
 )
 
 __all__ = [
@@ -108,10 +111,7 @@ def reviewed_grid(results: Results, pid: str, run_id: str | None, *, reviewer: b
     matched = match_reviews(points, prompt_reviews([pid])) if points else {}
     st.dataframe(grid_with_marks(results, pid, points, matched), hide_index=True, width="stretch")
     if matched:
-        st.caption(
-            "“✓ reviewed”: a reviewer agrees with the judges; “→ 0.25 reviewed”: reviewers "
-            "gave that score instead (their mean)."
-        )
+        st.caption(mark_legend())
     if reviewer and points:
         _form(results, pid, run_id, points)
     if matched:
@@ -136,32 +136,57 @@ def reviewed_grid(results: Results, pid: str, run_id: str | None, *, reviewer: b
             )
 
 
+RESET_KEY = "review_reset"
+
+
+def _picked(points: list[JudgedPoint]) -> list[JudgedPoint]:
+    chosen = st.session_state.get(PICK_KEY) or []
+    return [points[i] for i in chosen if isinstance(i, int) and 0 <= i < len(points)]
+
+
+def _follow_picks(points: list[JudgedPoint], scale: Scale) -> None:
+    """The score starts at the judges' score of the points just picked."""
+    st.session_state[SCORE_KEY] = starting_score(_picked(points), scale)
+
+
 def _form(results: Results, pid: str, run_id: str | None, points: list[JudgedPoint]) -> None:
     scale = results_scale(results)
     labels = [choice_label(p, results.names) for p in points]
-    with st.form(f"review-form-{pid}", clear_on_submit=True, border=True):
+    if st.session_state.pop(RESET_KEY, False):  # a verdict was saved: start afresh
+        for key in (PICK_KEY, VERDICT_KEY, SCORE_KEY, COMMENT_KEY):
+            st.session_state.pop(key, None)
+    scores = [c.score for c in scale.classes]
+    if st.session_state.get(SCORE_KEY) not in scores:
+        st.session_state[SCORE_KEY] = starting_score(_picked(points), scale)
+    with st.container(border=True, key=f"review-{pid}"):
         st.markdown("**Review the judges**")
+        # outside the form: picking a point redraws, so the score can start at the judges'
         picked = st.multiselect(
             "Judged points (one or several)",
             list(range(len(points))),
             format_func=lambda i: labels[i],
             key=PICK_KEY,
             placeholder="Pick the points whose judges' score you checked",
+            on_change=_follow_picks,
+            args=(points, scale),
         )
-        verdict = st.radio("Your verdict", [AGREE, OWN_SCORE], horizontal=True, key=VERDICT_KEY)
-        score = st.select_slider(
-            f"Your score ({scale.name} scale of the judges)",
-            [c.score for c in scale.classes],
-            value=scale.classes[len(scale.classes) // 2].score,
-            format_func=lambda s: format_score(float(s)),
-            key=SCORE_KEY,
-            help="Used when you give your own score. "
-            + " ".join(f"{format_score(c.score)}: {c.description}" for c in scale.classes),
-        )
-        comment = st.text_area("Comment (optional)", max_chars=MAX_COMMENT_CHARS, key=COMMENT_KEY)
-        cols = st.columns([1, 1, 3])
-        save = cols[0].form_submit_button("Save verdict", type="primary")
-        withdraw = cols[1].form_submit_button("Withdraw mine")
+        with st.form(f"review-form-{pid}", border=False):
+            verdict = st.radio("Your verdict", [AGREE, OWN_SCORE], horizontal=True, key=VERDICT_KEY)
+            score = st.select_slider(
+                f"Your score ({scale.name} scale of the judges)",
+                scores,
+                format_func=lambda s: format_score(float(s)),
+                key=SCORE_KEY,
+                help="Used when you give your own score; it starts at the judges' score of "
+                "the points you picked. "
+                + " ".join(f"{format_score(c.score)}: {c.description}" for c in scale.classes),
+            )
+            comment = st.text_area(
+                "Comment (optional)", max_chars=MAX_COMMENT_CHARS, key=COMMENT_KEY
+            )
+            cols = st.columns([1, 1, 3])
+            save = cols[0].form_submit_button("Save verdict", type="primary")
+            withdraw = cols[1].form_submit_button("Withdraw mine")
     if not (save or withdraw):
         return
     chosen = [points[i] for i in picked if 0 <= i < len(points)]
@@ -189,4 +214,5 @@ def _form(results: Results, pid: str, run_id: str | None, points: list[JudgedPoi
     except StoreError as exc:
         st.error(f"Your verdict was not saved: {exc}")
         return
+    st.session_state[RESET_KEY] = True
     st.rerun()

@@ -142,3 +142,27 @@ def test_only_fixes_that_cannot_change_a_score_are_applied():
     assert draft.fixed == ["Add `id: say-hi`"]
     assert "$contians: hi" in draft.text
     assert draft.suggested == ["line 4: Use `$contains`"]
+
+
+@pytest.mark.parametrize("read", [read_draft, lambda a: read_points(a, "hi")])
+def test_a_reply_in_prose_is_refused_in_plain_words_and_carries_the_reply(read):
+    answer = "Sure, here are some thoughts on evaluating kindness."
+    with pytest.raises(DraftRefused) as refused:
+        read(answer)
+    message = str(refused.value)
+    assert "written as prose, not as a blueprint in YAML" in message
+    assert "Document must be" not in message and "object or array" not in message
+    assert refused.value.reply == answer  # for the studio to show, apart from the message
+
+
+def test_a_reply_that_is_broken_yaml_names_its_line_not_the_parser():
+    with pytest.raises(DraftRefused) as refused:
+        read_points("should:\n  - Says hi.\n  Sure: [x\n", "hi")
+    assert "cannot be read at line 3, column 3." in str(refused.value)
+    assert "flow" not in str(refused.value) and refused.value.reply
+
+
+def test_a_refusal_before_any_reply_has_none():
+    with pytest.raises(DraftRefused) as refused:
+        draft_from_goal(open_store(), "openai:drafter", "  ")
+    assert refused.value.reply is None

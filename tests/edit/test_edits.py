@@ -440,3 +440,12 @@ def test_a_prompt_with_unicode_line_breaks_is_edited_as_js_yaml_reads_it() -> No
     assert prompt["messages"][0]["content"] == "one\u2028still one\ntwo\n"
     assert prompt["idealResponse"] == "An ideal\u2028answer"
     assert prompt["points"][0]["text"] == "a\u2029b"
+
+
+def test_a_point_moved_into_a_block_keeps_its_flow_list() -> None:
+    text = TEXT.replace("    - $icontains: paris\n", "    - $word_count_between: [5, 80]\n")
+    new = apply(text, MoveIntoBlock(PointRef(0, 1), 2))
+    assert "$word_count_between: [5, 80]\n" in new  # as written, not a block list
+    assert "- 80" not in new
+    before, after = normal(text)["prompts"][0]["points"], normal(new)["prompts"][0]["points"]
+    assert after[1][-1] == before[1] and len(after) == len(before) - 1

@@ -19,7 +19,7 @@ import pytest
 from engine.report import read_comparison, render_html
 from engine.report.comparison import IDEAL_MODEL_ID
 from engine.similarity import cosine_similarity
-from studio.components.results_view import leaderboard_markdown
+from studio.components.results_view import NBSP, leaderboard_markdown
 from studio.resultdata import Results
 from tests.fakes.llm_embeddings import fake_vector
 
@@ -88,7 +88,7 @@ def test_the_json_studio_and_html_show_wevals_figure(failed_extraction):
     assert comparison.weval_scores() == {A: pytest.approx(weval)}
     table = leaderboard_markdown(Results(comparison).leaderboard()).splitlines()
     assert "| Weval's score |" in table[0]
-    assert f"| **1.00** | ████████ | {weval:.2f} |" in table[2]
+    assert f"| **1.00** | :primary-background[{NBSP * 16}] | {weval:.2f} |" in table[2]
     html = render_html(comparison)
     assert "<th>Weval's score</th>" in html and f"<td class=num>{weval:.2f}</td>" in html
 

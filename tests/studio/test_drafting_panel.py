@@ -58,3 +58,19 @@ def test_a_hostile_answer_is_refused_with_a_message_and_nothing_inserted(llm_env
     assert any("contains HTML or other markup" in e for e in texts(at, "error"))
     assert not [b for b in at.button if b.key == "draft-accept"]
     assert at.session_state[state.TEXT] == START
+
+
+def test_a_refusal_speaks_plain_words_and_shows_what_the_model_replied(llm_env, scripted_llm):
+    reply = "Sure! Here are my thoughts on kindness & care <3 **bold**\n" + "word " * 2000
+    scripted_llm.reply_with(answer_as("drafter", reply))
+    at = _editor(llm_env)
+    at.text_area(key=GOAL_KEY).set_value("Test that refusals are kind.")
+    _button(at, "draft-goal").click().run()
+    [error] = texts(at, "error")
+    assert "written as prose" in error and "Document must be" not in error
+    [shown] = [str(c.value) for c in at.code if "kindness" in str(c.value)]
+    assert shown.startswith(
+        "Sure! Here are my thoughts on kindness & care <3 **bold**"
+    )  # as replied
+    assert len(shown) < 4200 and shown.endswith("more characters not shown)")
+    assert at.session_state[state.TEXT] == START

@@ -149,3 +149,27 @@ def test_an_example_run_with_a_summary_opens_from_its_file(tmp_path, fake_llm):
     assert any(
         "openai:fake-a met every point of openai:fake-a." in m for m in texts(at, "markdown")
     )
+
+
+def test_a_summary_the_model_did_not_format_is_said_unread_and_shown_as_its_reply(
+    or_paths_run, fake_llm, llm_env
+):
+    store, run_id = or_paths_run
+    reply = "Both models did fine, I think. *Model A* was <i>better</i>."
+    fake_llm.reply_with(answer_as("summarizer", reply))
+    summarize_run(store, run_id, "openai:summarizer", environ=llm_env)
+    at = app()
+    at.query_params["run"] = run_id
+    at.switch_page("app_pages/results.py").run()
+    assert not at.exception
+    [warning] = [w for w in texts(at, "warning") if "summary could not be read" in w]
+    assert "did not reply in the summary's format" in warning
+    assert "**The model's reply**" in [str(m.value) for m in at.markdown]
+    assert [str(t.value) for t in at.text if "did fine" in str(t.value)] == [
+        "Both models did fine, I think. *openai:fake-a* was better."
+    ]
+    comparison = load_run_comparison(store, run_id)
+    comparison.extra["executiveSummary"] = store.executive_summary(run_id)
+    page = render_html(comparison)
+    assert "The summary could not be read" in page
+    assert "<h3>The model's reply</h3><pre>Both models did fine" in page and "<i>" not in page

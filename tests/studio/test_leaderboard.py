@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from studio.components.results_view import leaderboard_markdown
+from studio.components.results_view import NBSP, leaderboard_markdown
 from studio.resultdata import LeaderRow
 
 
@@ -33,7 +33,8 @@ def test_rows_numbers_and_bars():
     table = leaderboard_markdown([row("a", 0.75, stddev=0.1), row("b", None)]).splitlines()
     assert table[0].startswith("| # | Model | Average |")
     assert table[2] == (
-        "| 1 | a | **0.75** | ██████ | — | 0.10 | 1 | 0 | 0 | 1,200 / 30 | \\$0\\.0012 | 1.50 |"
+        f"| 1 | a | **0.75** | :primary-background[{NBSP * 12}] | — | 0.10 | 1 | 0 | 0 "
+        "| 1,200 / 30 | \\$0\\.0012 | 1.50 |"
     )
     assert table[3].startswith("| 2 | b | **—** |  | — | — | 0 | 1 |")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.lint import Diagnostic, Fix, lint
 from studio import markers
+from studio.textsafe import plain_words
 
 
 def diag(line, column, end_line, end_column, severity="warning", fix=None):
@@ -25,7 +26,7 @@ def test_annotation_rows_and_columns_are_zero_based():
         "row": 1,
         "column": 0,
         "type": "warning",
-        "text": "Warning: `titel` is not a key [unknown-key]",
+        "text": "Warning: “titel” is not a key",
     }
 
 
@@ -36,8 +37,16 @@ def test_annotation_names_the_fix_and_keeps_text_unescaped():
     assert a["type"] == "error"
     # Ace escapes annotation text itself; we pass it as data, never as `html`.
     assert a["text"].startswith("Error: <img src=x onerror=alert(1)>")
-    assert "(fix: Rename to `title`)" in a["text"]
+    assert a["text"].endswith(" Fix: Rename to “title”.")
     assert "html" not in a
+
+
+def test_tooltips_speak_plain_words_without_backticks_or_codes():
+    text = "title: x\n---\n- id: a\n  prompt: hi\n  shuold:\n    - $contains: a\n"
+    (a,) = [t for t in markers.to_annotations(lint(text)) if t["row"] == 4]
+    assert "`" not in a["text"] and "[" not in a["text"]
+    assert "“should”" in a["text"]
+    assert plain_words("Rename `shuold` to `should`.") == "Rename “shuold” to “should”."
 
 
 def test_markers_cover_the_range_and_are_never_empty():

@@ -8,6 +8,7 @@ import pytest
 
 from engine.store import open_store
 from studio import state
+from studio.components.results_view import NBSP
 from studio.navigation import PAGES
 from tests.studio.helpers import app, buttons, example, make_run, texts, wait_for_status
 
@@ -239,7 +240,7 @@ def test_results_of_a_shared_link(or_paths_run):
     assert list(heat.columns) == ["openai:fake-a", "openai:fake-b"]
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     # one prompt, the same score: too close to call, so the two share the first rank
-    assert "| 1= | openai:fake-a | **1.00** | ████████ | — |" in board
+    assert f"| 1= | openai:fake-a | **1.00** | :primary-background[{NBSP * 16}] | — |" in board
     assert "| 1= | openai:fake-b | **1.00** |" in board
     grid = at.dataframe[1].value
     # Points × models in the blueprint's order (issue 31)

@@ -54,9 +54,22 @@ def test_plan_then_start_scores_the_stored_answers_with_the_draft(or_paths_run, 
     # the new run's own page says where its answers came from
     new = results_of(new_id, None)
     assert any(c.startswith("A re-score") for c in texts(new, "caption"))
-    assert any(
-        plain(str(link.label)) == f"Re-scored from run {run_id}" for link in new.get("page_link")
+    # the link back names the run by its blueprint and time, not by its raw id
+    source_run = store.get_run(run_id)
+    when = source_run.created_at[:16].replace("T", " ")
+    [back] = [link for link in new.get("page_link") if "Re-scored from" in plain(str(link.label))]
+    assert plain(str(back.label)) == f"Re-scored from the run Two good ways to answer · {when} UTC"
+    assert run_id not in plain(str(back.label))
+    # History labels the re-score, and names the run it scored by the same words
+    history = app()
+    history.switch_page("app_pages/history.py").run()
+    assert not history.exception
+    rows = history.dataframe[0].value
+    kinds = dict(
+        zip(rows["Results"].map(lambda u: u.rsplit("=", 1)[-1]), rows["Kind"], strict=True)
     )
+    assert kinds[run_id] == "Run"
+    assert kinds[new_id] == f"Re-score of Two good ways to answer · {when} UTC"
     points = {p.key_point_text for p in _points(open_store(), new_id)}
     assert NEW_POINT in points and OLD_POINT not in points
 

@@ -49,8 +49,10 @@ def test_point_grid_and_reflections(or_paths_run):
     assert grid[1]["openai:fake-a"] == "1.00" and grid[1]["openai:fake-b"] == "0.00"
     reasons = results.reflections("new-year", "openai:fake-b[temp:0]")
     assert len(reasons) == 5
-    assert "openai:fake-judge" in reasons[1]["Judges"]
-    assert reasons[1]["Why"]
+    # one readable name per judge, not Weval's `standard(openai:fake-judge)`
+    assert reasons[1]["Judges"].startswith("fake-judge (")
+    assert "(openai:" not in reasons[1]["Judges"] + reasons[1]["Why"]
+    assert reasons[1]["Why"].startswith("fake-judge (")
 
 
 def test_matrix_and_statuses(or_paths_run):

@@ -40,7 +40,7 @@ def pick(at, *wanted: str) -> list[int]:
 
 
 def save(at, picked: list[int], *, own: float | None, comment: str = "") -> None:
-    at.multiselect(key=PICK_KEY).set_value(picked)
+    at.multiselect(key=PICK_KEY).set_value(picked).run()  # picking redraws, as in a browser
     if own is None:
         at.radio(key=VERDICT_KEY).set_value("Agree with the judge")
     else:
@@ -161,3 +161,30 @@ def test_a_new_run_of_the_same_answers_shows_the_verdicts(or_paths_run, llm_env)
     assert [v for v in grid(later)[POLITE].values() if "reviewed" in str(v)] == [
         "1.00 → 0.25 reviewed"
     ] * 2
+
+
+def test_the_score_starts_at_the_judges_score_of_the_picked_points(or_paths_run):
+    _store, run_id = or_paths_run
+    at = results_page(run_id)
+    assert at.select_slider(key=SCORE_KEY).value == 0.5  # nothing picked: the scale's middle
+    polite = pick(at, POLITE)[:1]  # the judges gave 1.00
+    at.multiselect(key=PICK_KEY).set_value(polite).run()
+    assert at.select_slider(key=SCORE_KEY).value == 1.0
+    unmet = pick(at, "fake-b · judges 0.00")[:1]
+    at.multiselect(key=PICK_KEY).set_value(unmet).run()
+    assert at.select_slider(key=SCORE_KEY).value == 0.0
+    at.multiselect(key=PICK_KEY).set_value([*polite, *unmet]).run()
+    assert at.select_slider(key=SCORE_KEY).value == 0.5  # their mean, on the judges' scale
+
+
+def test_the_legend_shows_a_reviewed_score_as_the_cell_does(or_paths_run):
+    _store, run_id = or_paths_run
+    at = results_page(run_id)
+    save(at, pick(at, POLITE)[:1], own=None)
+    picked = pick(at, POLITE)[1:]
+    save(at, picked, own=0.25)
+    cells = sorted(v for v in grid(at)[POLITE].values() if "reviewed" in str(v))
+    assert cells == ["1.00 → 0.25 reviewed", "1.00 ✓ reviewed"]
+    [legend] = [c for c in texts(at, "caption") if "reviewed”" in c]
+    # the legend's examples are written as the cells are: the judges' score, then the mark
+    assert "“0.50 ✓ reviewed”" in legend and "“0.50 → 0.25 reviewed”" in legend

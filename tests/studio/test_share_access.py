@@ -66,7 +66,9 @@ def test_personal_share_panel_creates_lists_and_revokes_links(or_paths_run):
     assert "works on this computer only" in warning
     assert "HTML report" in warning and "docs/deploy.md" in warning
     assert "No share link yet." in texts(at, "caption")
-    at.radio(key=f"share-who-{run_id}").set_value("anyone")
+    # personal mode has no team members: nobody is offered "Team members (logged in)"
+    assert not [r for r in at.radio if r.key == f"share-who-{run_id}"]
+    assert any("anyone with the link" in c for c in texts(at, "caption"))
     at.selectbox(key=f"share-exp-{run_id}").set_value("7 days")
     buttons(at, "Create share link")[0].click().run()
     links = store.share_links(run_id)

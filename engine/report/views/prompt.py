@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.jsvalues import format_score
+from engine.modelids import judge_name
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.costs import UNKNOWN
 from engine.report.numbering import point_kinds, point_numbers
@@ -120,7 +121,7 @@ def _reasons(cell: CellScore, index: int) -> str:
         return ""  # "Contains 'x', as required": the score says it
     judges = a.individual_judgements or []
     lines = [
-        f"{_e(j.judge_model_id)} ({format_score(j.coverage_extent)}): {_e(j.reflection)}"
+        f"{_e(judge_name(j.judge_model_id))} ({format_score(j.coverage_extent)}): {_e(j.reflection)}"
         for j in judges
     ] or ([_e(a.reflection)] if a.reflection else [])
     if a.error:
