@@ -22,6 +22,8 @@ POLL_S = 0.5
 """Seconds between two readings of the run's row."""
 WAITING_HINT_S = 10.0
 """After this many seconds with no worker on the run, say how to start one."""
+OUTAGE_S = 600.0
+"""How long the database may stay unreachable before the follower gives up (exit 2)."""
 _FINAL = ("completed", "stopped", "failed")
 
 
@@ -89,13 +91,22 @@ def queue_and_watch(
         click.echo(f"{exc} The run is recorded but not queued.", err=True)
         sys.exit(2)
     stopping = False
+    stop_sent = False
+
+    def ask_stop() -> None:
+        nonlocal stop_sent
+        try:
+            store.request_stop(run_id)
+        except EngineError:  # the database is away: asked again at the next reading
+            return
+        stop_sent = True
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         if stopping:
             raise KeyboardInterrupt
         stopping = True
-        store.request_stop(run_id)
+        ask_stop()
         click.echo("\nasked the workers to stop the run (Ctrl-C again to stop following)", err=True)
 
     previous = signal.signal(signal.SIGINT, on_signal)
@@ -103,9 +114,25 @@ def queue_and_watch(
     last = ""
     shown_at = 0.0
     hint_at = time.monotonic() + WAITING_HINT_S
+    lost_since: float | None = None
     try:
         while True:
-            run = store.get_run(run_id)
+            if stopping and not stop_sent:
+                ask_stop()
+            try:
+                run = store.get_run(run_id)
+            except EngineError as exc:  # a restart or failover of the database: read again
+                now = time.monotonic()
+                if lost_since is None:
+                    lost_since = now
+                    click.echo(f"{exc} Reading the run again until it answers.", err=True)
+                elif now - lost_since > OUTAGE_S:
+                    raise
+                time.sleep(POLL_S)
+                continue
+            if lost_since is not None:
+                lost_since = None
+                click.echo("the database answers again", err=True)
             if run is None:
                 click.echo(f"Run '{run_id}' is gone from the store.", err=True)
                 sys.exit(2)
