@@ -331,22 +331,26 @@ def _warm_up() -> None:
 async def _listen_for_stops(url: str, on_stop: Callable[[str], None]) -> None:
     """Call `on_stop(run_id)` as each Stop is pressed (a NOTIFY on `STOP_CHANNEL`), for ever.
 
-    A lost connection is opened again a second later; a Stop pressed meanwhile is read from
-    the run's flag by its heartbeat (`engine.run.shard.heartbeat`) within a second.
+    A lost connection is opened again at once (a second later when that fails); a Stop pressed
+    meanwhile is read from the run's flag by its heartbeat (`engine.run.shard.heartbeat`)
+    within a second.
     """
     while True:
+        listening = False
         try:
             async with await psycopg.AsyncConnection.connect(
                 url, autocommit=True, connect_timeout=10, application_name="blueprint-stops"
             ) as conn:
                 await conn.execute(f"LISTEN {STOP_CHANNEL}")
+                listening = True
                 while True:
                     async for note in conn.notifies(timeout=30.0):
                         on_stop(note.payload)
-                    await conn.execute("SELECT 1")  # a silent minute: is it still there?
+                    await conn.execute("SELECT 1")  # a silent half minute: still there?
         except psycopg.Error as exc:
-            logger.info("listening for Stop: %s; again in a second", " ".join(str(exc).split()))
-        await asyncio.sleep(1.0)
+            logger.info("listening for Stop: %s", " ".join(str(exc).split())[:200])
+        if not listening:
+            await asyncio.sleep(1.0)
 
 
 async def _sweep(app: App) -> None:

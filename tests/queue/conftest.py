@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from tests.fakes.llm_server import FakeLLM
@@ -92,3 +95,26 @@ def wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
         time.sleep(0.1)
+
+
+_NUMBER = re.compile(r"number (\d+)")
+
+
+def server_calls(fake: FakeLLM) -> Counter[tuple[str, str]]:
+    """(prompt id, model id) of every request the fake server received, with repeats."""
+    seen: Counter[tuple[str, str]] = Counter()
+    for request in list(fake.calls):
+        match = _NUMBER.search(request.last_user)
+        assert match is not None, request.last_user
+        seen[(f"p{match.group(1)}", f"openai:{request.model}")] += 1
+    return seen
+
+
+def drop_connections(url: str) -> int:
+    """Close every other connection to the database, as a restart or failover does; return how many."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return sum(1 for (done,) in rows if done)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import bisect
-import re
 import signal
 import subprocess
 import sys
 import time
-from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
@@ -23,11 +21,9 @@ from engine.store import open_store
 from engine.store.queue_book import QueueBook
 from engine.store.sqlite import SQLiteStore
 from studio import runs
-from tests.queue.conftest import ROOT, blueprint, wait_for, worker_env
+from tests.queue.conftest import ROOT, blueprint, server_calls, wait_for, worker_env
 
 pytestmark = pytest.mark.slow
-
-_NUMBER = re.compile(r"number (\d+)")
 
 
 def _cells(store, run_id):
@@ -35,15 +31,6 @@ def _cells(store, run_id):
         (c.prompt_id, c.model_id, c.status, c.score, c.response, c.result)
         for c in store.cells(run_id)
     )
-
-
-def _server_calls(fake) -> Counter[tuple[str, str]]:
-    """(prompt id, model id) of every request the fake server received, with repeats."""
-    seen: Counter[tuple[str, str]] = Counter()
-    for request in fake.calls:
-        match = _NUMBER.search(request.last_user)
-        seen[(f"p{match.group(1)}", f"openai:{request.model}")] += 1
-    return seen
 
 
 def _finished_calls(url: str, run_id: str) -> set[tuple[str, str]]:
@@ -138,7 +125,7 @@ def test_a_worker_killed_mid_run_is_taken_over_and_no_finished_call_is_made_agai
     run = store.get_run(run_id)
     assert run.status == "completed", run.error
     assert run.done_cells == 300 and len(store.cells(run_id)) == 300
-    seen = _server_calls(fake_llm)
+    seen = server_calls(fake_llm)
     assert set(seen) == {(c.prompt_id, c.model_id.split("[")[0]) for c in store.cells(run_id)}
     # calls finished before the kill were never made again; only those in flight may be
     repeated = {key for key, n in seen.items() if n > 1}
@@ -169,7 +156,7 @@ def test_stop_from_the_studio_reaches_the_worker_and_resume_queues_the_rest(
     assert runs.resume(store, run_id) == []  # the studio's Resume: queued again
     wait_for(lambda: store.get_run(run_id).status == "completed", 90, "the resumed run")
     assert len(store.cells(run_id)) == 200
-    assert max(_server_calls(fake_llm).values()) == 1  # no call made twice
+    assert max(server_calls(fake_llm).values()) == 1  # no call made twice
 
 
 def test_a_providers_rate_holds_over_all_workers(

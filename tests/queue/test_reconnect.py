@@ -1,0 +1,133 @@
+"""Every user of the team database lives through a drop of all its connections (a restart, a failover).
+
+Each test closes every connection of the test's database with `pg_terminate_backend`, as a
+PostgreSQL restart, a failover or a pgbouncer restart does, at one of the moments a team meets
+it: idle before a run, in the middle of a run, just before a Stop.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import psycopg
+import pytest
+
+from engine.queue.enqueue import enqueue_run
+from engine.run.service import prepare_run
+from engine.store import open_store
+from studio import runs
+from tests.queue.conftest import blueprint, drop_connections, server_calls, wait_for, worker_env
+
+pytestmark = pytest.mark.slow
+
+
+def _workers(url: str) -> int:
+    """How many workers are registered in procrastinate's table."""
+    with psycopg.connect(url) as conn:
+        if conn.execute("SELECT to_regclass('procrastinate_workers')").fetchone() == (None,):
+            return 0  # the first worker has not made the queue's tables yet
+        row = conn.execute("SELECT COUNT(*) FROM procrastinate_workers").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _listening(url: str) -> bool:
+    """Whether a worker listens for Stop (its connection is back after a drop)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name = 'blueprint-stops'"
+        ).fetchone()
+    return bool(row and row[0])
+
+
+def test_a_queued_run_completes_after_drops_while_idle_and_mid_run_and_its_follower_says_so(
+    queue_db, fake_llm, start_worker, tmp_path
+):
+    fake_llm.control({"latency_ms": 50})
+    env = worker_env(queue_db, fake_llm, tmp_path / "home")
+    worker = start_worker(env, "--concurrency", "8")
+    wait_for(lambda: _workers(queue_db) == 1, 60, "the worker to register")
+    store = open_store(queue_db)  # this process's pool, dropped too
+    assert store.list_runs() == []
+    assert drop_connections(queue_db) >= 3  # the worker's pools, listeners and writer
+
+    (tmp_path / "q.yml").write_text(blueprint(prompts=150))  # 300 calls: 5 parts
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "engine", "run", "q.yml", "--queue", "--out", "out"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        run_id = follower.stdout.readline().split()[1]
+        wait_for(lambda: store.get_run(run_id).done_calls >= 60, 120, "60 calls done")
+        assert store.get_run(run_id).status == "running"
+        assert drop_connections(queue_db) >= 3  # mid-run: the follower's too
+        out, err = follower.communicate(timeout=300)
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+    assert follower.returncode == 0, err  # the run's real end, not 2 for the drop
+    assert "completed: 300/300 cells" in out
+    assert "Traceback" not in err
+    run = store.get_run(run_id)
+    assert run.status == "completed" and len(store.cells(run_id)) == 300
+    assert all(c.status == "scored" for c in store.cells(run_id))
+    seen = server_calls(fake_llm)
+    assert len(seen) == 300
+    assert max(seen.values()) == 1  # no answer was lost with a connection: none asked twice
+    assert worker.poll() is None  # the worker lived through both drops
+    assert "Traceback" not in (tmp_path / "worker0.log").read_text()
+
+
+def test_a_run_started_from_the_studio_after_a_drop_completes_every_part(
+    queue_db, fake_llm, start_worker, tmp_path, monkeypatch
+):
+    for key, value in fake_llm.env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("BLUEPRINT_DATABASE_URL", queue_db)  # the studio on the team store
+    start_worker(worker_env(queue_db, fake_llm, tmp_path / "home"), "--concurrency", "8")
+    wait_for(lambda: _workers(queue_db) == 1, 60, "the worker to register")
+    store = open_store(queue_db)
+    assert store.list_runs() == []
+    assert drop_connections(queue_db) >= 3
+
+    choice = runs.RunChoice(models=("openai:m1", "openai:m2"), judge=False)
+    prepared = runs.start(store, blueprint(prompts=150), "s.yml", choice)  # the Run button
+    assert prepared.run_id is not None and not prepared.problems
+    run_id = prepared.run_id
+    wait_for(lambda: store.get_run(run_id).status not in ("planned", "running"), 180, "the end")
+    run = store.get_run(run_id)
+    assert run.status == "completed", run.error
+    assert run.done_cells == 300 and len(store.cells(run_id)) == 300
+    assert max(server_calls(fake_llm).values()) == 1
+
+
+def test_stop_pressed_just_after_a_drop_is_not_lost(
+    queue_db, fake_llm, start_worker, tmp_path, monkeypatch
+):
+    fake_llm.control({"latency_ms": 200})
+    for key, value in fake_llm.env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("BLUEPRINT_DATABASE_URL", queue_db)
+    store = open_store(queue_db)
+    prepared = prepare_run(store, blueprint(prompts=100), source="stop.yml")
+    run_id = prepared.run_id
+    enqueue_run(queue_db, run_id, prepared.plan)
+    start_worker(worker_env(queue_db, fake_llm, tmp_path / "home"), "--concurrency", "4")
+    wait_for(lambda: store.get_run(run_id).done_calls >= 8, 60, "some calls done")
+
+    assert drop_connections(queue_db) >= 3
+    assert runs.stop(store, run_id)  # the studio's Stop, on a pool whose connections are gone
+    wait_for(lambda: store.get_run(run_id).status == "stopped", 30, "the run to stop")
+    run = store.get_run(run_id)
+    assert run.done_cells < 200 and run.resumable
+    wait_for(lambda: _listening(queue_db), 30, "the worker to listen for Stop again")
+
+    assert runs.resume(store, run_id) == []  # and the rest is done after all
+    wait_for(lambda: store.get_run(run_id).status == "completed", 120, "the resumed run")
+    assert len(store.cells(run_id)) == 200
+    assert max(server_calls(fake_llm).values()) == 1
