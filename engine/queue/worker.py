@@ -14,15 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import psycopg
-from procrastinate import App
 
 from engine.blueprint import parse_blueprint
-from engine.errors import ConfigError
+from engine.errors import ConfigError, StoreError
 from engine.providers import PriceTable, ProviderPool, load_environ
 from engine.providers.collections import KnownCollections
 from engine.providers.custom import custom_endpoints
 from engine.providers.limits import AdaptiveLimit, call_order, reset_call_order
-from engine.queue.app import QUEUE, SWEEP_S, build_app, sweep_stalled
+from engine.queue.app import QUEUE, STALLED_AFTER_S, SWEEP_S, build_app
 from engine.queue.gate import PartGate, StopGate
 from engine.run.execute import SCORING_MODULES, execute_run
 from engine.run.local_models import local_models
@@ -67,13 +66,15 @@ def jobs_for(concurrency: int) -> int:
 def pool_sizes(concurrency: int) -> tuple[int, int]:
     """The most connections of a worker's two pools: (procrastinate's, the store's).
 
-    procrastinate's fetches, finishes and beats (a few statements a part); the store's serves
-    the parts' reads, their run's beats and the shared rate's reservations, from threads (a
-    call at a time per thread). Besides them a worker holds three connections: its writer,
-    procrastinate's LISTEN connection and the one on which Stop is heard (`STOP_CHANNEL`).
-    Idle, each pool shrinks to one connection (one closed a minute).
+    procrastinate's fetches parts, finishes them and beats: statements of milliseconds,
+    seconds apart, so two connections serve any concurrency. The store's serves, from
+    threads, the parts' reads, their runs' beats, the sweep and the shared rate's
+    reservations (one per call): a few more as the calls in flight grow. Besides them a
+    worker holds three connections: its writer, procrastinate's LISTEN connection and the
+    one on which Stop is heard (`STOP_CHANNEL`). Idle, each pool shrinks towards one
+    connection (one closed a minute).
     """
-    return jobs_for(concurrency) + 1, min(8, 2 + concurrency // 16)
+    return 2, min(8, 2 + concurrency // 16)
 
 
 @dataclass
@@ -353,13 +354,16 @@ async def _listen_for_stops(url: str, on_stop: Callable[[str], None]) -> None:
             await asyncio.sleep(1.0)
 
 
-async def _sweep(app: App) -> None:
-    """`sweep_stalled` every `SWEEP_S` seconds, for ever (a failed sweep is retried)."""
+async def _sweep(book: QueueBook) -> None:
+    """Every `SWEEP_S` seconds, queue again the parts of workers silent `STALLED_AFTER_S` s."""
     while True:
         try:
-            await sweep_stalled(app)
-        except Exception as exc:  # the database is away: the next sweep tries again
-            logger.info("looking for stalled parts: %s", " ".join(str(exc).split())[:200])
+            requeued = await asyncio.to_thread(book.requeue_stalled, QUEUE, STALLED_AFTER_S)
+        except StoreError as exc:  # the database is away: the next sweep tries again
+            logger.info("looking for stalled parts: %s", exc)
+        else:
+            if requeued:
+                logger.info("%d part(s) of a silent worker queued again", len(requeued))
         await asyncio.sleep(SWEEP_S)
 
 
@@ -387,7 +391,7 @@ async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | 
         async with app.open_async():
             sides = [
                 asyncio.create_task(_listen_for_stops(url, executor.stop_run)),
-                asyncio.create_task(_sweep(app)),
+                asyncio.create_task(_sweep(book)),
             ]
             try:
                 while not stopping.is_set():

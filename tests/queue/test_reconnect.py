@@ -131,3 +131,36 @@ def test_stop_pressed_just_after_a_drop_is_not_lost(
     wait_for(lambda: store.get_run(run_id).status == "completed", 120, "the resumed run")
     assert len(store.cells(run_id)) == 200
     assert max(server_calls(fake_llm).values()) == 1
+
+
+def _connections(url: str) -> int:
+    """Connections to the database besides the one asking."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_worker_holds_few_connections_idle_and_its_pools_sizes_at_most_busy(
+    queue_db, fake_llm, start_worker, tmp_path, monkeypatch
+):
+    from engine.queue.worker import pool_sizes
+
+    fake_llm.control({"latency_ms": 20})
+    start_worker(worker_env(queue_db, fake_llm, tmp_path / "home"), "--concurrency", "32")
+    wait_for(lambda: _workers(queue_db) == 1 and _listening(queue_db), 60, "the worker to start")
+    idle = _connections(queue_db)
+    busiest = idle
+    for key, value in fake_llm.env().items():
+        monkeypatch.setenv(key, value)
+    store = open_store(queue_db)
+    prepared = prepare_run(store, blueprint(prompts=200), source="c.yml")
+    enqueue_run(queue_db, prepared.run_id, prepared.plan)
+    while store.get_run(prepared.run_id).status not in ("completed", "stopped", "failed"):
+        busiest = max(busiest, _connections(queue_db) - 1)  # less this process's pool
+    most = sum(pool_sizes(32)) + 3  # the writer, procrastinate's LISTEN and the Stop listener
+    print(f"\nconnections of a worker (concurrency 32): {idle} idle, {busiest} busy, {most} at most")
+    assert idle <= 6  # pools of one or two, the writer and two listeners
+    assert busiest <= most

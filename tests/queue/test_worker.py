@@ -98,7 +98,38 @@ def _queued(url, fake, monkeypatch, text, source):
     return store, prepared
 
 
-def test_a_worker_killed_mid_run_is_taken_over_and_no_finished_call_is_made_again(
+def _worker_ids(url: str) -> set[int]:
+    with psycopg.connect(url) as conn:
+        if conn.execute("SELECT to_regclass('procrastinate_workers')").fetchone() == (None,):
+            return set()
+        return {int(r[0]) for r in conn.execute("SELECT id FROM procrastinate_workers")}
+
+
+def _parts_of(url: str, worker_id: int) -> set[int]:
+    """The parts (procrastinate job ids) a worker is executing."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT id FROM procrastinate_jobs WHERE status='doing' AND worker_id=%s "
+            "AND task_name=%s",
+            (worker_id, PART_TASK),
+        ).fetchall()
+    return {int(r[0]) for r in rows}
+
+
+def _taken_over(url: str, jobs: set[int], dead: int) -> bool:
+    """Whether every one of `jobs` runs again on another worker, or has ended."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT status, worker_id FROM procrastinate_jobs WHERE id = ANY(%s)", (list(jobs),)
+        ).fetchall()
+    return all(s != "todo" and (s != "doing" or w not in (None, dead)) for s, w in rows)
+
+
+TAKEOVER_BOUND_S = 15.0
+"""The test's generous bound on the takeover (the settings give 8.5 s at most, docs/deploy.md)."""
+
+
+def test_a_worker_killed_mid_run_is_taken_over_and_no_answered_call_is_made_again(
     queue_db, fake_llm, start_worker, tmp_path, monkeypatch
 ):
     fake_llm.control({"latency_ms": 150})
@@ -109,18 +140,24 @@ def test_a_worker_killed_mid_run_is_taken_over_and_no_finished_call_is_made_agai
     run_id = prepared.run_id
     env = worker_env(queue_db, fake_llm, tmp_path / "home")
     doomed = start_worker(env, "--concurrency", "8", "--name", "doomed")
+    wait_for(lambda: len(_worker_ids(queue_db)) == 1, 60, "the first worker to register")
+    (doomed_id,) = _worker_ids(queue_db)
     start_worker(env, "--concurrency", "8", "--name", "survivor")
 
     wait_for(lambda: len(_finished_calls(queue_db, run_id)) >= 90, 60, "90 finished calls")
-    # each worker holds 2 parts at once: with more than 2 in hand, the doomed one holds some
-    wait_for(lambda: _parts_doing(queue_db) > 2, 30, "both workers busy")
+    wait_for(lambda: _parts_of(queue_db, doomed_id), 30, "the doomed worker to hold parts")
     doomed.send_signal(signal.SIGKILL)
+    killed_at = time.monotonic()
     doomed.wait()
+    held = _parts_of(queue_db, doomed_id)
     finished_at_kill = _finished_calls(queue_db, run_id)
-    assert len(finished_at_kill) < 300
+    assert held and len(finished_at_kill) < 300
 
-    # its parts stay `doing` until the sweep sees its heartbeat stop; the run can only end
-    # once the survivor has run them again
+    # its parts stay `doing` until the sweep sees its heartbeat stop, then the survivor runs them
+    wait_for(lambda: _taken_over(queue_db, held, doomed_id), 60, "the takeover")
+    takeover_s = time.monotonic() - killed_at
+    print(f"\ntakeover of {len(held)} part(s) after kill -9: {takeover_s:.1f} s")
+    assert takeover_s <= TAKEOVER_BOUND_S
     wait_for(lambda: store.get_run(run_id).status not in ("planned", "running"), 120, "the end")
     run = store.get_run(run_id)
     assert run.status == "completed", run.error
@@ -130,7 +167,17 @@ def test_a_worker_killed_mid_run_is_taken_over_and_no_finished_call_is_made_agai
     # calls finished before the kill were never made again; only those in flight may be
     repeated = {key for key, n in seen.items() if n > 1}
     assert not (repeated & {(p, m.split("[")[0]) for p, m in finished_at_kill})
-    assert sum(seen.values()) - len(seen) <= 8 * 4  # at most the doomed worker's calls in flight
+    # a call asked again was in flight at the kill: its first answer had not been sent, or was
+    # sent a moment before (on its way, or being written: answers are written one batch of a
+    # few milliseconds at a time, never held back)
+    first: dict[tuple[str, str], float | None] = {}
+    for request in fake_llm.calls:
+        key = (f"p{request.last_user.split()[-1]}", f"openai:{request.model}")
+        first.setdefault(key, request.answered_at)
+    late = [k for k in repeated if first[k] is not None and first[k] < killed_at - 1.0]
+    print(f"calls asked again: {len(repeated)} (8 may be in flight), answered > 1 s before: {late}")
+    assert not late
+    assert len(repeated) <= 8
 
 
 def test_stop_from_the_studio_reaches_the_worker_and_resume_queues_the_rest(
@@ -146,12 +193,13 @@ def test_stop_from_the_studio_reaches_the_worker_and_resume_queues_the_rest(
     wait_for(lambda: store.get_run(run_id).done_calls >= 8, 60, "some calls done")
 
     assert runs.stop(store, run_id)  # the studio's Stop button
+    calls = len(fake_llm.calls)
     wait_for(lambda: store.get_run(run_id).status == "stopped", 30, "the run to stop")
     run = store.get_run(run_id)
     assert run.done_cells < 200 and run.resumable
-    calls = len(fake_llm.calls)
-    time.sleep(1.5)
-    assert len(fake_llm.calls) == calls  # nothing more is called after the stop
+    after = len(fake_llm.calls) - calls
+    print(f"\ncalls sent after Stop was recorded: {after} (4 may be in flight)")
+    assert after <= 4  # the calls in flight finish; no new one is sent
 
     assert runs.resume(store, run_id) == []  # the studio's Resume: queued again
     wait_for(lambda: store.get_run(run_id).status == "completed", 90, "the resumed run")
