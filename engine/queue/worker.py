@@ -10,19 +10,17 @@ import itertools
 import logging
 import signal
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 
-import psycopg
-
 from engine.blueprint import parse_blueprint
-from engine.errors import ConfigError, StoreError
+from engine.errors import ConfigError
 from engine.providers import PriceTable, ProviderPool, load_environ
 from engine.providers.collections import KnownCollections
 from engine.providers.custom import custom_endpoints
 from engine.providers.limits import AdaptiveLimit, call_order, reset_call_order
-from engine.queue.app import QUEUE, STALLED_AFTER_S, SWEEP_S, build_app
+from engine.queue.app import QUEUE, build_app
 from engine.queue.gate import PartGate, StopGate
+from engine.queue.sides import listen_for_stops, sweep
 from engine.run.execute import SCORING_MODULES, execute_run
 from engine.run.local_models import local_models
 from engine.run.outcome import RunOptions
@@ -32,7 +30,7 @@ from engine.run.service import saved_options
 from engine.run.shard import execute_part, heartbeat, part_of
 from engine.settings import Settings, load_settings
 from engine.store import RunRecord, RunWriter, Store, open_store
-from engine.store.postgres import STOP_CHANNEL, set_pool_max
+from engine.store.postgres import set_pool_max
 from engine.store.queue_book import QueueBook
 from engine.store.queue_schema import ensure_queue_schema
 
@@ -329,44 +327,6 @@ def _warm_up() -> None:
         importlib.import_module(name)
 
 
-async def _listen_for_stops(url: str, on_stop: Callable[[str], None]) -> None:
-    """Call `on_stop(run_id)` as each Stop is pressed (a NOTIFY on `STOP_CHANNEL`), for ever.
-
-    A lost connection is opened again at once (a second later when that fails); a Stop pressed
-    meanwhile is read from the run's flag by its heartbeat (`engine.run.shard.heartbeat`)
-    within a second.
-    """
-    while True:
-        listening = False
-        try:
-            async with await psycopg.AsyncConnection.connect(
-                url, autocommit=True, connect_timeout=10, application_name="blueprint-stops"
-            ) as conn:
-                await conn.execute(f"LISTEN {STOP_CHANNEL}")
-                listening = True
-                while True:
-                    async for note in conn.notifies(timeout=30.0):
-                        on_stop(note.payload)
-                    await conn.execute("SELECT 1")  # a silent half minute: still there?
-        except psycopg.Error as exc:
-            logger.info("listening for Stop: %s", " ".join(str(exc).split())[:200])
-        if not listening:
-            await asyncio.sleep(1.0)
-
-
-async def _sweep(book: QueueBook) -> None:
-    """Every `SWEEP_S` seconds, queue again the parts of workers silent `STALLED_AFTER_S` s."""
-    while True:
-        try:
-            requeued = await asyncio.to_thread(book.requeue_stalled, QUEUE, STALLED_AFTER_S)
-        except StoreError as exc:  # the database is away: the next sweep tries again
-            logger.info("looking for stalled parts: %s", exc)
-        else:
-            if requeued:
-                logger.info("%d part(s) of a silent worker queued again", len(requeued))
-        await asyncio.sleep(SWEEP_S)
-
-
 async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | None) -> None:
     _warm_up()
     book = QueueBook(url)
@@ -390,8 +350,8 @@ async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | 
     try:
         async with app.open_async():
             sides = [
-                asyncio.create_task(_listen_for_stops(url, executor.stop_run)),
-                asyncio.create_task(_sweep(book)),
+                asyncio.create_task(listen_for_stops(url, executor.stop_run)),
+                asyncio.create_task(sweep(book)),
             ]
             try:
                 while not stopping.is_set():

@@ -31,14 +31,19 @@ def _workers(url: str) -> int:
     return int(row[0]) if row else 0
 
 
-def _listening(url: str) -> bool:
-    """Whether a worker listens for Stop (its connection is back after a drop)."""
+def _connections(url: str, where: str = "TRUE") -> int:
+    """Connections to the database besides the one asking (those that match `where`)."""
     with psycopg.connect(url) as conn:
         row = conn.execute(
             "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND application_name = 'blueprint-stops'"
+            f"AND pid <> pg_backend_pid() AND {where}"
         ).fetchone()
-    return bool(row and row[0])
+    return int(row[0]) if row else 0
+
+
+def _listening(url: str) -> bool:
+    """Whether a worker listens for Stop (its connection is back after a drop)."""
+    return _connections(url, "application_name = 'blueprint-stops'") > 0
 
 
 def test_a_queued_run_completes_after_drops_while_idle_and_mid_run_and_its_follower_says_so(
@@ -133,16 +138,6 @@ def test_stop_pressed_just_after_a_drop_is_not_lost(
     assert max(server_calls(fake_llm).values()) == 1
 
 
-def _connections(url: str) -> int:
-    """Connections to the database besides the one asking."""
-    with psycopg.connect(url) as conn:
-        row = conn.execute(
-            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND pid <> pg_backend_pid()"
-        ).fetchone()
-    return int(row[0]) if row else 0
-
-
 def test_a_worker_holds_few_connections_idle_and_its_pools_sizes_at_most_busy(
     queue_db, fake_llm, start_worker, tmp_path, monkeypatch
 ):
@@ -161,6 +156,8 @@ def test_a_worker_holds_few_connections_idle_and_its_pools_sizes_at_most_busy(
     while store.get_run(prepared.run_id).status not in ("completed", "stopped", "failed"):
         busiest = max(busiest, _connections(queue_db) - 1)  # less this process's pool
     most = sum(pool_sizes(32)) + 3  # the writer, procrastinate's LISTEN and the Stop listener
-    print(f"\nconnections of a worker (concurrency 32): {idle} idle, {busiest} busy, {most} at most")
+    print(
+        f"\nconnections of a worker (concurrency 32): {idle} idle, {busiest} busy, {most} at most"
+    )
     assert idle <= 6  # pools of one or two, the writer and two listeners
     assert busiest <= most
