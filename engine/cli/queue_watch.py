@@ -24,6 +24,8 @@ WAITING_HINT_S = 10.0
 """After this many seconds with no worker on the run, say how to start one."""
 OUTAGE_S = 600.0
 """How long the database may stay unreachable before the follower gives up (exit 2)."""
+ORPHAN_CHECK_S = 5.0
+"""How often a run that waits or is silent is checked for parts still queued or running."""
 _FINAL = ("completed", "stopped", "failed")
 
 
@@ -84,9 +86,11 @@ def queue_and_watch(
     one stops following it (the run goes on). Exit codes as `blueprint run`.
     """
     from engine.queue.enqueue import enqueue_run, requeue_run, team_database_url
+    from engine.store.queue_book import QueueBook
 
     try:
-        parts = (requeue_run if again else enqueue_run)(team_database_url(), run_id, plan)
+        url = team_database_url()
+        parts = (requeue_run if again else enqueue_run)(url, run_id, plan)
     except EngineError as exc:
         click.echo(f"{exc} The run is recorded but not queued.", err=True)
         sys.exit(2)
@@ -115,6 +119,7 @@ def queue_and_watch(
     shown_at = 0.0
     hint_at = time.monotonic() + WAITING_HINT_S
     lost_since: float | None = None
+    orphan_at = time.monotonic() + ORPHAN_CHECK_S
     try:
         while True:
             if stopping and not stop_sent:
@@ -138,6 +143,18 @@ def queue_and_watch(
                 sys.exit(2)
             if run.status in _FINAL:
                 break
+            if run.live_status in ("planned", "interrupted") and time.monotonic() > orphan_at:
+                orphan_at = time.monotonic() + ORPHAN_CHECK_S
+                if QueueBook(url).parts_pending(run_id) == 0:  # its parts failed for good
+                    run = store.get_run(run_id)
+                    if run is not None and run.status in _FINAL:
+                        break
+                    click.echo(
+                        "interrupted: no part of the run is queued or running any more (see "
+                        f"the workers' logs). Finish it with: blueprint run --queue --resume {run_id}",
+                        err=True,
+                    )
+                    sys.exit(1)
             if run.status == "planned" and time.monotonic() > hint_at:
                 hint_at = float("inf")
                 click.echo(

@@ -8,6 +8,7 @@ import dataclasses
 import importlib
 import itertools
 import logging
+import os
 import signal
 import threading
 from dataclasses import dataclass
@@ -68,9 +69,9 @@ def pool_sizes(concurrency: int) -> tuple[int, int]:
     seconds apart, so two connections serve any concurrency. The store's serves, from
     threads, the parts' reads, their runs' beats, the sweep and the shared rate's
     reservations (one per call): a few more as the calls in flight grow. Besides them a
-    worker holds three connections: its writer, procrastinate's LISTEN connection and the
-    one on which Stop is heard (`STOP_CHANNEL`). Idle, each pool shrinks towards one
-    connection (one closed a minute).
+    worker holds four connections: its writer, the writer of the part that ends a run (kept
+    for the next), procrastinate's LISTEN connection and the one on which Stop is heard
+    (`STOP_CHANNEL`). Idle, each pool shrinks towards one connection (one closed a minute).
     """
     return 2, min(8, 2 + concurrency // 16)
 
@@ -387,9 +388,13 @@ def run_worker(
 ) -> None:
     """Execute queued run parts until SIGINT/SIGTERM (the first waits for the parts running).
 
+    The worker's connections show as `blueprint-worker` in `pg_stat_activity` (libpq's
+    `PGAPPNAME`; its writers as `blueprint-writer`, its Stop listener as `blueprint-stops`).
+
     Raises:
         StoreError: The database cannot be reached.
     """
+    os.environ.setdefault("PGAPPNAME", "blueprint-worker")
     set_pool_max(pool_sizes(concurrency)[1])
     open_store(url)  # migrate the store's own tables first
     ensure_queue_schema(url)

@@ -86,6 +86,15 @@ class QueueBook:
         )
         return [str(row[0]) for row in rows if row[0] is not None]
 
+    def parts_pending(self, run_id: str) -> int:
+        """How many of a run's parts are queued or running (not failed for good, not done)."""
+        rows = self._run(
+            "SELECT COUNT(*) FROM procrastinate_jobs WHERE args->>'run_id'=%s "
+            "AND status IN ('todo', 'doing')",
+            (run_id,),
+        )
+        return int(rows[0][0])
+
     def shard_counts(self, run_id: str) -> tuple[int, int]:
         """(shards done, shards in all) of a run."""
         rows = self._run(

@@ -146,7 +146,8 @@ def test_a_worker_holds_few_connections_idle_and_its_pools_sizes_at_most_busy(
     fake_llm.control({"latency_ms": 20})
     start_worker(worker_env(queue_db, fake_llm, tmp_path / "home"), "--concurrency", "32")
     wait_for(lambda: _workers(queue_db) == 1 and _listening(queue_db), 60, "the worker to start")
-    idle = _connections(queue_db)
+    mine = "application_name IN ('blueprint-worker', 'blueprint-writer', 'blueprint-stops')"
+    idle = _connections(queue_db, mine)
     busiest = idle
     for key, value in fake_llm.env().items():
         monkeypatch.setenv(key, value)
@@ -154,10 +155,41 @@ def test_a_worker_holds_few_connections_idle_and_its_pools_sizes_at_most_busy(
     prepared = prepare_run(store, blueprint(prompts=200), source="c.yml")
     enqueue_run(queue_db, prepared.run_id, prepared.plan)
     while store.get_run(prepared.run_id).status not in ("completed", "stopped", "failed"):
-        busiest = max(busiest, _connections(queue_db) - 1)  # less this process's pool
-    most = sum(pool_sizes(32)) + 3  # the writer, procrastinate's LISTEN and the Stop listener
+        busiest = max(busiest, _connections(queue_db, mine))
+    # besides the pools: the writer, the one that ends a run, procrastinate's LISTEN and Stop's
+    most = sum(pool_sizes(32)) + 4
     print(
         f"\nconnections of a worker (concurrency 32): {idle} idle, {busiest} busy, {most} at most"
     )
     assert idle <= 6  # pools of one or two, the writer and two listeners
     assert busiest <= most
+
+
+def test_the_follower_ends_with_a_resume_hint_once_no_part_of_the_run_is_left_to_run(
+    queue_db, fake_llm, tmp_path
+):
+    """Parts that failed for good leave the run unfinished: the follower says so, never hangs."""
+    (tmp_path / "q.yml").write_text(blueprint(prompts=5))
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "engine", "run", "q.yml", "--queue"],
+        env=worker_env(queue_db, fake_llm, tmp_path / "home"),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        run_id = follower.stdout.readline().split()[1]
+        assert follower.stderr.readline().startswith("queued in 1 part(s)")
+        with psycopg.connect(queue_db, autocommit=True) as conn:  # as after its last attempt
+            conn.execute(
+                "UPDATE procrastinate_jobs SET status='failed' WHERE args->>'run_id'=%s",
+                (run_id,),
+            )
+        _, err = follower.communicate(timeout=60)
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+    assert follower.returncode == 1
+    assert "no part of the run is queued or running" in err
+    assert f"blueprint run --queue --resume {run_id}" in err
