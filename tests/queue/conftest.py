@@ -10,6 +10,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -118,3 +119,22 @@ def drop_connections(url: str) -> int:
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         ).fetchall()
     return sum(1 for (done,) in rows if done)
+
+
+@contextmanager
+def following(env: dict[str, str], cwd: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """`blueprint run ARGS --queue` in a process whose output is piped; killed if left running."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", "run", *args, "--queue"],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()

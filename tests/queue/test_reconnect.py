@@ -7,9 +7,6 @@ it: idle before a run, in the middle of a run, just before a Stop.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import psycopg
 import pytest
 
@@ -17,7 +14,14 @@ from engine.queue.enqueue import enqueue_run
 from engine.run.service import prepare_run
 from engine.store import open_store
 from studio import runs
-from tests.queue.conftest import blueprint, drop_connections, server_calls, wait_for, worker_env
+from tests.queue.conftest import (
+    blueprint,
+    drop_connections,
+    following,
+    server_calls,
+    wait_for,
+    worker_env,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -58,23 +62,12 @@ def test_a_queued_run_completes_after_drops_while_idle_and_mid_run_and_its_follo
     assert drop_connections(queue_db) >= 3  # the worker's pools, listeners and writer
 
     (tmp_path / "q.yml").write_text(blueprint(prompts=150))  # 300 calls: 5 parts
-    follower = subprocess.Popen(
-        [sys.executable, "-m", "engine", "run", "q.yml", "--queue", "--out", "out"],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with following(env, tmp_path, "q.yml", "--out", "out") as follower:
         run_id = follower.stdout.readline().split()[1]
         wait_for(lambda: store.get_run(run_id).done_calls >= 60, 120, "60 calls done")
         assert store.get_run(run_id).status == "running"
         assert drop_connections(queue_db) >= 3  # mid-run: the follower's too
         out, err = follower.communicate(timeout=300)
-    finally:
-        if follower.poll() is None:
-            follower.kill()
     assert follower.returncode == 0, err  # the run's real end, not 2 for the drop
     assert "completed: 300/300 cells" in out
     assert "Traceback" not in err
@@ -170,15 +163,8 @@ def test_the_follower_ends_with_a_resume_hint_once_no_part_of_the_run_is_left_to
 ):
     """Parts that failed for good leave the run unfinished: the follower says so, never hangs."""
     (tmp_path / "q.yml").write_text(blueprint(prompts=5))
-    follower = subprocess.Popen(
-        [sys.executable, "-m", "engine", "run", "q.yml", "--queue"],
-        env=worker_env(queue_db, fake_llm, tmp_path / "home"),
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    env = worker_env(queue_db, fake_llm, tmp_path / "home")
+    with following(env, tmp_path, "q.yml") as follower:
         run_id = follower.stdout.readline().split()[1]
         assert follower.stderr.readline().startswith("queued in 1 part(s)")
         with psycopg.connect(queue_db, autocommit=True) as conn:  # as after its last attempt
@@ -187,9 +173,6 @@ def test_the_follower_ends_with_a_resume_hint_once_no_part_of_the_run_is_left_to
                 (run_id,),
             )
         _, err = follower.communicate(timeout=60)
-    finally:
-        if follower.poll() is None:
-            follower.kill()
     assert follower.returncode == 1
     assert "no part of the run is queued or running" in err
     assert f"blueprint run --queue --resume {run_id}" in err

@@ -21,7 +21,14 @@ from engine.store import open_store
 from engine.store.queue_book import QueueBook
 from engine.store.sqlite import SQLiteStore
 from studio import runs
-from tests.queue.conftest import ROOT, blueprint, server_calls, wait_for, worker_env
+from tests.queue.conftest import (
+    ROOT,
+    blueprint,
+    following,
+    server_calls,
+    wait_for,
+    worker_env,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -260,15 +267,7 @@ def test_ctrl_c_under_run_queue_asks_the_workers_to_stop_and_a_second_stops_foll
 ):
     (tmp_path / "q.yml").write_text(blueprint(prompts=5))
     env = worker_env(queue_db, fake_llm, tmp_path / "home")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "engine", "run", "q.yml", "--queue"],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with following(env, tmp_path, "q.yml") as proc:
         first = proc.stdout.readline()  # printed before the run is queued
         run_id = first.split()[1]
         assert proc.stderr.readline().startswith("queued in 1 part(s)")  # Ctrl-C is ours now
@@ -278,9 +277,6 @@ def test_ctrl_c_under_run_queue_asks_the_workers_to_stop_and_a_second_stops_foll
         wait_for(lambda: store.stop_requested(run_id), 15, "the stop request")
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=15)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert proc.returncode == 1
     assert "asked the workers to stop the run" in err
     assert "stopped following; the run goes on" in err and run_id in err
