@@ -371,7 +371,8 @@ async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | 
                         try:
                             await current
                         except Exception as exc:
-                            logger.warning("the worker lost the database: %s", exc)
+                            cause = " ".join(str(exc.__cause__ or exc).split())[:200]
+                            logger.warning("the worker lost the database: %s", cause)
                     if not stopping.is_set():
                         logger.warning("the worker starts again in a second")
                         await asyncio.sleep(1.0)

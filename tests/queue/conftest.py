@@ -112,11 +112,17 @@ def server_calls(fake: FakeLLM) -> Counter[tuple[str, str]]:
 
 
 def drop_connections(url: str) -> int:
-    """Close every other connection to the database, as a restart or failover does; return how many."""
-    with psycopg.connect(url, autocommit=True) as conn:
+    """Close every connection to the database, as a restart or failover does; return how many.
+
+    Asked from the server's `postgres` database, so it works while the database refuses
+    connections too.
+    """
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
         rows = conn.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
         ).fetchall()
     return sum(1 for (done,) in rows if done)
 
