@@ -53,13 +53,19 @@ def _listening(url: str) -> bool:
     return _connections(url, "application_name = 'blueprint-stops'") > 0
 
 
+def _one_worker(url, fake, start_worker, tmp_path):
+    """One worker (concurrency 8) registered on the database; its environment and process."""
+    fake.control({"latency_ms": 50})
+    env = worker_env(url, fake, tmp_path / "home")
+    worker = start_worker(env, "--concurrency", "8")
+    wait_for(lambda: _workers(url) == 1, 60, "the worker to register")
+    return env, worker
+
+
 def test_a_queued_run_completes_after_drops_while_idle_and_mid_run_and_its_follower_says_so(
     queue_db, fake_llm, start_worker, tmp_path
 ):
-    fake_llm.control({"latency_ms": 50})
-    env = worker_env(queue_db, fake_llm, tmp_path / "home")
-    worker = start_worker(env, "--concurrency", "8")
-    wait_for(lambda: _workers(queue_db) == 1, 60, "the worker to register")
+    env, worker = _one_worker(queue_db, fake_llm, start_worker, tmp_path)
     store = open_store(queue_db)  # this process's pool, dropped too
     assert store.list_runs() == []
     assert drop_connections(queue_db) >= 3  # the worker's pools, listeners and writer
@@ -196,10 +202,7 @@ def test_a_run_completes_when_the_database_is_away_for_seconds_mid_run(
     queue_db, fake_llm, start_worker, tmp_path
 ):
     """A restart takes seconds: nothing connects meanwhile, and the worker must not give up."""
-    fake_llm.control({"latency_ms": 50})
-    env = worker_env(queue_db, fake_llm, tmp_path / "home")
-    worker = start_worker(env, "--concurrency", "8")
-    wait_for(lambda: _workers(queue_db) == 1, 60, "the worker to register")
+    env, worker = _one_worker(queue_db, fake_llm, start_worker, tmp_path)
     store = open_store(queue_db)
     (tmp_path / "q.yml").write_text(blueprint(prompts=150))
     with following(env, tmp_path, "q.yml") as follower:
