@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, LiteralString, TypeVar
 
+import psycopg
 from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy
+from procrastinate.connector import Notify
+from procrastinate.exceptions import ConnectorException
 
 __all__ = [
     "HEARTBEAT_S",
@@ -12,6 +18,7 @@ __all__ = [
     "QUEUE",
     "STALLED_AFTER_S",
     "SWEEP_S",
+    "ReconnectingConnector",
     "build_app",
 ]
 
@@ -33,6 +40,61 @@ SWEEP_S = 1.0
 PartRunner = Callable[[str, int], Awaitable[None]]
 """Executes one part of a run: `(run_id, part)`."""
 
+logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+
+async def _again(call: Callable[..., Awaitable[_T]], query: LiteralString, args: Any) -> _T:
+    """`call(query, **args)`, once more on a fresh connection when its connection was lost."""
+    try:
+        return await call(query, **args)
+    except ConnectorException as exc:
+        if not isinstance(exc.__cause__, psycopg.OperationalError):
+            raise
+        logger.info("a queue statement lost its connection; asked again on a new one")
+        return await call(query, **args)
+
+
+class ReconnectingConnector(PsycopgConnector):
+    """procrastinate's connector, asking a statement once more when its connection was lost.
+
+    A worker's heartbeat or job fetch that meets a connection closed by the server (a
+    restart, a failover) would otherwise stop procrastinate's worker. Asked again, the
+    heartbeat and the reads are the same; a finish already committed says so and is logged;
+    a fetch committed just before its answer was lost leaves its part taken until this
+    worker stops (then the sweep hands it on), a window of microseconds.
+    """
+
+    async def listen_notify(self, on_notification: Notify, channels: Iterable[str]) -> None:
+        """As procrastinate's, trying again each second while its connection cannot open.
+
+        procrastinate's opens a lost connection again, but stops the worker when that fails.
+        """
+        while True:
+            try:
+                await super().listen_notify(on_notification, channels)
+            except ConnectorException as exc:
+                if not isinstance(exc.__cause__, psycopg.OperationalError):
+                    raise
+                logger.info("the queue's LISTEN connection cannot open; again in a second")
+                await asyncio.sleep(1.0)
+
+    async def execute_query_async(self, query: LiteralString, **arguments: Any) -> None:
+        """As procrastinate's, asked once more after a lost connection."""
+        await _again(super().execute_query_async, query, arguments)
+
+    async def execute_query_one_async(
+        self, query: LiteralString, **arguments: Any
+    ) -> dict[str, Any]:
+        """As procrastinate's, asked once more after a lost connection."""
+        return await _again(super().execute_query_one_async, query, arguments)
+
+    async def execute_query_all_async(
+        self, query: LiteralString, **arguments: Any
+    ) -> list[dict[str, Any]]:
+        """As procrastinate's, asked once more after a lost connection."""
+        return await _again(super().execute_query_all_async, query, arguments)
+
 
 def build_app(url: str, run_part: PartRunner | None = None, *, pool_size: int = 4) -> App:
     """The app on the store's database; a worker passes `run_part`, an enqueuer does not.
@@ -47,7 +109,9 @@ def build_app(url: str, run_part: PartRunner | None = None, *, pool_size: int = 
         pool_size: Connections of procrastinate's pool at most (`pool_sizes`).
     """
     app = App(
-        connector=PsycopgConnector(conninfo=url, min_size=1, max_size=pool_size, max_idle=60.0),
+        connector=ReconnectingConnector(
+            conninfo=url, min_size=1, max_size=pool_size, max_idle=60.0
+        ),
         worker_defaults={
             "update_heartbeat_interval": HEARTBEAT_S,
             "stalled_worker_timeout": STALLED_AFTER_S,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 import psycopg
@@ -43,14 +44,26 @@ async def listen_for_stops(url: str, on_stop: Callable[[str], None]) -> None:
             await asyncio.sleep(1.0)
 
 
-async def sweep(book: QueueBook) -> None:
-    """Every `SWEEP_S` seconds, queue again the parts of workers silent `STALLED_AFTER_S` s."""
+async def sweep(book: QueueBook, clock: Callable[[], float] = time.monotonic) -> None:
+    """Every `SWEEP_S` seconds, queue again the parts of workers silent `STALLED_AFTER_S` s.
+
+    Only once this worker has reached the database without a hitch for `STALLED_AFTER_S`: after
+    an outage (a restart) every worker's heartbeat is old, and a sweep right then would hand
+    on the parts of live workers (itself included) that have not yet beaten again.
+    """
+    calm_since = clock()
     while True:
+        started = clock()
         try:
-            requeued = await asyncio.to_thread(book.requeue_stalled, QUEUE, STALLED_AFTER_S)
+            if started - calm_since >= STALLED_AFTER_S:
+                requeued = await asyncio.to_thread(book.requeue_stalled, QUEUE, STALLED_AFTER_S)
+                if requeued:
+                    logger.info("%d part(s) of a silent worker queued again", len(requeued))
+            else:
+                await asyncio.to_thread(book.ping)
         except StoreError as exc:  # the database is away: the next sweep tries again
             logger.info("looking for stalled parts: %s", exc)
-        else:
-            if requeued:
-                logger.info("%d part(s) of a silent worker queued again", len(requeued))
+            calm_since = clock()
+        if clock() - started > STALLED_AFTER_S / 2:  # so slow: the database was away meanwhile
+            calm_since = clock()
         await asyncio.sleep(SWEEP_S)

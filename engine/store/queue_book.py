@@ -131,6 +131,10 @@ class QueueBook:
             raise pg_error(self._url, exc, writing=True) from None
         return bool(left is not None and left[0] == 0 and row[0] not in _FINAL)
 
+    def ping(self) -> None:
+        """One round trip to the database (raises `StoreError` when it does not answer)."""
+        self._run("SELECT 1")
+
     def requeue_stalled(self, queue: str, silent_s: float) -> list[int]:
         """Queue again the jobs of `queue` whose worker has been silent `silent_s` seconds.
 
