@@ -9,11 +9,13 @@ page of share links, and no menu.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import streamlit as st
 
 from engine.blueprint.title import title_of
+from engine.errors import StoreError
 from engine.settings import home_dir
 from studio import access, drafts, services, share, state
 from studio.navigation import ADMIN, APP, PAGES, SHARED, PageSpec
@@ -85,9 +87,16 @@ if not viewer.logged_in:
     current.run()
     st.stop()
 
-_restore_draft()
-
-current.run()
+try:
+    _restore_draft()
+    current.run()
+except StoreError as exc:  # the database is away (a restart): say so plainly, log the details
+    logging.getLogger("studio").warning("a page could not read the store: %s", exc)
+    st.error(
+        "The studio cannot reach its database right now. Your work is kept there; "
+        "try again in a moment (reload the page)."
+    )
+    st.stop()
 
 # Drawn after the page, so it shows what the page just changed (an edited title, a new run).
 with st.sidebar:

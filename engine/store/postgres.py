@@ -37,6 +37,8 @@ _IDLE_WRITERS: dict[str, list[psycopg.Connection[Any]]] = {}
 _IDLE_WRITERS_MAX = 8
 POOL_MAX = 8
 """Connections a process's pool may open at most (`set_pool_max`): the studio's sessions share it."""
+POOL_WAIT_S = 10.0
+"""How long a query waits for a connection (all busy, or the database refusing: a restart)."""
 POOL_IDLE_S = 60.0
 """A pooled connection unused this long is closed (one per period): an idle process keeps one."""
 
@@ -136,7 +138,7 @@ def _pool(url: str) -> ConnectionPool:
                 min_size=1,
                 max_size=POOL_MAX,
                 open=False,
-                timeout=30,
+                timeout=POOL_WAIT_S,
                 max_idle=POOL_IDLE_S,
                 check=ConnectionPool.check_connection,
                 kwargs={"connect_timeout": 10},

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from tests.fakes.llm_server import FakeLLM
 from tests.store.pg import fresh_database
@@ -144,3 +145,14 @@ def following(env: dict[str, str], cwd: Path, *args: str) -> Iterator[subprocess
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def allow_connections(url: str, allow: bool) -> None:
+    """Let clients connect to the test's database or not (as while PostgreSQL restarts)."""
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS {}").format(
+                sql.Identifier(name), sql.SQL("true" if allow else "false")
+            )
+        )

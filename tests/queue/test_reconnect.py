@@ -11,13 +11,13 @@ import time
 
 import psycopg
 import pytest
-from psycopg import sql
 
 from engine.queue.enqueue import enqueue_run
 from engine.run.service import prepare_run
 from engine.store import open_store
 from studio import runs
 from tests.queue.conftest import (
+    allow_connections,
     blueprint,
     drop_connections,
     following,
@@ -186,17 +186,6 @@ def test_the_follower_ends_with_a_resume_hint_once_no_part_of_the_run_is_left_to
     assert f"blueprint run --queue --resume {run_id}" in err
 
 
-def _allow_connections(url: str, allow: bool) -> None:
-    """Let clients connect to the test's database or not (as while PostgreSQL restarts)."""
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS {}").format(
-                sql.Identifier(name), sql.SQL("true" if allow else "false")
-            )
-        )
-
-
 def test_a_run_completes_when_the_database_is_away_for_seconds_mid_run(
     queue_db, fake_llm, start_worker, tmp_path
 ):
@@ -207,13 +196,13 @@ def test_a_run_completes_when_the_database_is_away_for_seconds_mid_run(
     with following(env, tmp_path, "q.yml") as follower:
         run_id = follower.stdout.readline().split()[1]
         wait_for(lambda: store.get_run(run_id).done_calls >= 60, 120, "60 calls done")
-        _allow_connections(queue_db, False)
+        allow_connections(queue_db, False)
         try:
             assert drop_connections(queue_db) >= 3
             away = time.monotonic() + 4  # the outage lasts 4 s; every connection attempt fails
             wait_for(lambda: time.monotonic() > away, 30, "the outage to pass")
         finally:
-            _allow_connections(queue_db, True)
+            allow_connections(queue_db, True)
         out, err = follower.communicate(timeout=300)
     assert follower.returncode == 0, err
     assert "completed: 300/300 cells" in out
