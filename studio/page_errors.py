@@ -15,7 +15,15 @@ from collections.abc import Callable
 
 import streamlit as st
 
-__all__ = ["LOGGER", "RAISE_KEY", "error_id", "run_page", "show_failure"]
+from engine.errors import StoreError
+
+__all__ = ["LOGGER", "RAISE_KEY", "STORE_AWAY", "error_id", "run_page", "show_failure"]
+
+STORE_AWAY = (
+    "The studio cannot reach its database right now. Your work is kept there; "
+    "try again in a moment (reload the page)."
+)
+"""What a page says when the store cannot be used (a database restart or failover)."""
 
 LOGGER = logging.getLogger("blueprint.studio")
 """The studio's logger (to the server's stderr): a page's failure is logged with its error id."""
@@ -60,9 +68,17 @@ def run_page(run: Callable[[], None], where: str) -> None:
     """Run a page; when it raises, show the plain message instead of the traceback.
 
     Streamlit's own controls (`st.stop`, `st.rerun`, `st.switch_page`) are not `Exception`s
-    and pass through. With `RAISE_KEY` set in the session, the exception is raised again.
+    and pass through. A `StoreError` (the database away) is said as such, without an error
+    id, and the page stops there. With `RAISE_KEY` set in the session, the exception is
+    raised again.
     """
     try:
         run()
+    except StoreError as exc:  # the database is away (a restart): say so plainly, log it
+        LOGGER.warning("%s could not read the store: %s", where, exc)
+        st.error(STORE_AWAY)
+        if st.session_state.get(RAISE_KEY) is True:
+            raise
+        st.stop()
     except Exception as exc:
         show_failure(exc, where)

@@ -7,6 +7,7 @@ run is completed, shared with the Streamlit sessions).
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections import OrderedDict
@@ -35,6 +36,7 @@ _HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
 }
+logger = logging.getLogger(__name__)
 _STATUS: dict[Verdict, int] = {"unknown": 404, "revoked": 410, "expired": 410}
 
 Target = Literal["page", "download"]
@@ -103,8 +105,16 @@ def _page(
         return kept[1]
 
 
+UNREACHABLE = (
+    "The results cannot be read right now: the database does not answer. Try again in a moment."
+)
+"""What a share link's visitor reads while the store is away (a restart): the details are logged."""
+
+
 def answer(target: Target, params: Mapping[str, str], origin: str) -> Response | None:
     """The response to a share page or download request; None to let Streamlit answer.
+
+    A store that cannot be read answers 503 with a plain message (the details are logged).
 
     Args:
         target: The page itself, or one of its files.
@@ -113,6 +123,14 @@ def answer(target: Target, params: Mapping[str, str], origin: str) -> Response |
         origin: The studio's base URL as the request reached it (scheme, host, base path);
             team mode shows its public URL instead.
     """
+    try:
+        return _answer(target, params, origin)
+    except StoreError as exc:
+        logger.warning("a share link could not be answered: %s", exc)
+        return HTMLResponse(message_page(UNREACHABLE), 503, {**_HEADERS, "Retry-After": "5"})
+
+
+def _answer(target: Target, params: Mapping[str, str], origin: str) -> Response | None:
     viewer = _visitor()
     base = os.environ.get("BLUEPRINT_STUDIO_URL", "").rstrip("/") if viewer.team else origin
     token = params.get("token")

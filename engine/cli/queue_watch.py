@@ -22,6 +22,10 @@ POLL_S = 0.5
 """Seconds between two readings of the run's row."""
 WAITING_HINT_S = 10.0
 """After this many seconds with no worker on the run, say how to start one."""
+OUTAGE_S = 600.0
+"""How long the database may stay unreachable before the follower gives up (exit 2)."""
+ORPHAN_CHECK_S = 5.0
+"""How often a run that waits or is silent is checked for parts still queued or running."""
 _FINAL = ("completed", "stopped", "failed")
 
 
@@ -82,20 +86,31 @@ def queue_and_watch(
     one stops following it (the run goes on). Exit codes as `blueprint run`.
     """
     from engine.queue.enqueue import enqueue_run, requeue_run, team_database_url
+    from engine.store.queue_book import QueueBook
 
     try:
-        parts = (requeue_run if again else enqueue_run)(team_database_url(), run_id, plan)
+        url = team_database_url()
+        parts = (requeue_run if again else enqueue_run)(url, run_id, plan)
     except EngineError as exc:
         click.echo(f"{exc} The run is recorded but not queued.", err=True)
         sys.exit(2)
     stopping = False
+    stop_sent = False
+
+    def ask_stop() -> None:
+        nonlocal stop_sent
+        try:
+            store.request_stop(run_id)
+        except EngineError:  # the database is away: asked again at the next reading
+            return
+        stop_sent = True
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         if stopping:
             raise KeyboardInterrupt
         stopping = True
-        store.request_stop(run_id)
+        ask_stop()
         click.echo("\nasked the workers to stop the run (Ctrl-C again to stop following)", err=True)
 
     previous = signal.signal(signal.SIGINT, on_signal)
@@ -103,14 +118,43 @@ def queue_and_watch(
     last = ""
     shown_at = 0.0
     hint_at = time.monotonic() + WAITING_HINT_S
+    lost_since: float | None = None
+    orphan_at = time.monotonic() + ORPHAN_CHECK_S
     try:
         while True:
-            run = store.get_run(run_id)
+            if stopping and not stop_sent:
+                ask_stop()
+            try:
+                run = store.get_run(run_id)
+            except EngineError as exc:  # a restart or failover of the database: read again
+                now = time.monotonic()
+                if lost_since is None:
+                    lost_since = now
+                    click.echo(f"{exc} Reading the run again until it answers.", err=True)
+                elif now - lost_since > OUTAGE_S:
+                    raise
+                time.sleep(POLL_S)
+                continue
+            if lost_since is not None:
+                lost_since = None
+                click.echo("the database answers again", err=True)
             if run is None:
                 click.echo(f"Run '{run_id}' is gone from the store.", err=True)
                 sys.exit(2)
             if run.status in _FINAL:
                 break
+            if run.live_status in ("planned", "interrupted") and time.monotonic() > orphan_at:
+                orphan_at = time.monotonic() + ORPHAN_CHECK_S
+                if QueueBook(url).parts_pending(run_id) == 0:  # its parts failed for good
+                    run = store.get_run(run_id)
+                    if run is not None and run.status in _FINAL:
+                        break
+                    click.echo(
+                        "interrupted: no part of the run is queued or running any more (see "
+                        f"the workers' logs). Finish it with: blueprint run --queue --resume {run_id}",
+                        err=True,
+                    )
+                    sys.exit(1)
             if run.status == "planned" and time.monotonic() > hint_at:
                 hint_at = float("inf")
                 click.echo(

@@ -49,7 +49,7 @@ def worker_cmd(concurrency: int, rates: tuple[str, ...], name: str | None) -> No
 
     Reads BLUEPRINT_DATABASE_URL (postgresql://...). Start as many workers as you like, on
     any machines that reach the database: a run's parts are shared among them, and a worker
-    that dies has its parts taken over by another within about 15 seconds. The first Ctrl-C
+    that dies has its parts taken over by another within about 10 seconds. The first Ctrl-C
     (or SIGTERM) finishes the parts in hand, a second quits at once (the parts are taken
     over). Provider keys are read as for `blueprint run`. Exit 2 when the store is unusable.
     """

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import threading
 from typing import Literal
 
 from engine.providers.limits import current_call_order
+from engine.run.calls import RunStopped
 
-__all__ = ["PartGate"]
+__all__ = ["PartGate", "StopGate"]
 
 
 class PartGate(asyncio.Semaphore):
@@ -62,3 +64,33 @@ class PartGate(asyncio.Semaphore):
                 continue
             self._free -= 1
             future.set_result(None)
+
+
+class StopGate(asyncio.Semaphore):
+    """One run's door to its worker's gate: once the run is stopped, no call goes through.
+
+    A call can wait long at the gate (behind the calls of older parts) after it passed its
+    run's stop check; the slot it gets after a stop is given back at once and the call is not
+    sent (`RunStopped`), so a Stop lets out only the calls already in flight.
+    """
+
+    def __init__(self, gate: asyncio.Semaphore, stop: threading.Event) -> None:
+        super().__init__(1)
+        self._gate = gate
+        self._stop = stop
+
+    def locked(self) -> bool:
+        """Whether an `acquire` now would wait."""
+        return self._gate.locked()
+
+    async def acquire(self) -> Literal[True]:
+        """Take a slot of the worker's gate; raise `RunStopped` when the run stopped meanwhile."""
+        await self._gate.acquire()
+        if self._stop.is_set():
+            self._gate.release()
+            raise RunStopped("stopped before this call")
+        return True
+
+    def release(self) -> None:
+        """Give the slot back to the worker's gate."""
+        self._gate.release()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import importlib
 import itertools
 import logging
+import os
+import signal
 import threading
 from dataclasses import dataclass
 
@@ -16,8 +19,9 @@ from engine.providers import PriceTable, ProviderPool, load_environ
 from engine.providers.collections import KnownCollections
 from engine.providers.custom import custom_endpoints
 from engine.providers.limits import AdaptiveLimit, call_order, reset_call_order
-from engine.queue.app import QUEUE, SWEEP_QUEUE, build_app
-from engine.queue.gate import PartGate
+from engine.queue.app import QUEUE, build_app
+from engine.queue.gate import PartGate, StopGate
+from engine.queue.sides import listen_for_stops, sweep
 from engine.run.execute import SCORING_MODULES, execute_run
 from engine.run.local_models import local_models
 from engine.run.outcome import RunOptions
@@ -26,10 +30,11 @@ from engine.run.service import answers_resume, saved_options
 from engine.run.shard import execute_part, heartbeat, part_of
 from engine.settings import Settings, load_settings
 from engine.store import RunRecord, RunWriter, Store, open_store
+from engine.store.postgres import set_pool_max
 from engine.store.queue_book import QueueBook
 from engine.store.queue_schema import ensure_queue_schema
 
-__all__ = ["Rate", "jobs_for", "run_worker"]
+__all__ = ["Rate", "jobs_for", "pool_sizes", "run_worker"]
 
 _FINAL = ("completed", "stopped", "failed")
 
@@ -54,6 +59,20 @@ def jobs_for(concurrency: int) -> int:
     at the end.
     """
     return 2 if concurrency < 16 else 3
+
+
+def pool_sizes(concurrency: int) -> tuple[int, int]:
+    """The most connections of a worker's two pools: (procrastinate's, the store's).
+
+    procrastinate's fetches parts, finishes them and beats: statements of milliseconds,
+    seconds apart, so two connections serve any concurrency. The store's serves, from
+    threads, the parts' reads, their runs' beats, the sweep and the shared rate's
+    reservations (one per call): a few more as the calls in flight grow. Besides them a
+    worker holds four connections: its writer, the writer of the part that ends a run (kept
+    for the next), procrastinate's LISTEN connection and the one on which Stop is heard
+    (`STOP_CHANNEL`). Idle, each pool shrinks towards one connection (one closed a minute).
+    """
+    return 2, min(8, 2 + concurrency // 16)
 
 
 @dataclass
@@ -119,13 +138,13 @@ class PartExecutor:
             if wait > 0:
                 await asyncio.sleep(wait)
 
-    def _pool(self, plan: RunPlan) -> ProviderPool:
+    def _pool(self, plan: RunPlan, stop: threading.Event) -> ProviderPool:
         return ProviderPool(
             global_limit=self.concurrency,
             prices=PriceTable(self.settings.prices),
             local=local_models(plan.blueprint),
             custom=custom_endpoints(plan.custom, load_environ(), self.settings),
-            gate=self.gate,
+            gate=StopGate(self.gate, stop),
             throttle=self._throttle if self.rates else None,
             limits=self.limits,
         )
@@ -207,7 +226,7 @@ class PartExecutor:
         if held is None:
             stop = threading.Event()
             beat = asyncio.create_task(heartbeat(self.store, run_id, stop))
-            held = self._held[run_id] = _Held(stop, beat, self._pool(plan))
+            held = self._held[run_id] = _Held(stop, beat, self._pool(plan, stop))
         held.parts += 1
         return held
 
@@ -263,6 +282,12 @@ class PartExecutor:
                 self.writer = self.store.writer()
             return self.writer
 
+    def stop_run(self, run_id: str) -> None:
+        """Stop sending the calls of a run this worker executes (its Stop was just pressed)."""
+        held = self._held.get(run_id)
+        if held is not None:
+            held.stop.set()
+
     def close(self) -> None:
         """Close the worker's writer once its writes are committed."""
         self.writer.close()
@@ -272,7 +297,7 @@ class PartExecutor:
         stop = threading.Event()
         if await asyncio.to_thread(self.store.stop_requested, run_id):
             stop.set()
-        async with self._pool(loaded.plan) as pool:
+        async with self._pool(loaded.plan, stop) as pool:
             await execute_run(
                 run_id,
                 loaded.plan,
@@ -309,15 +334,52 @@ async def _work(url: str, concurrency: int, rates: dict[str, Rate], name: str | 
     for provider, rate in rates.items():
         book.set_rate(provider, rate.per_second, rate.burst)
     executor = PartExecutor(open_store(url), book, concurrency, rates)
-    app = build_app(url, executor.run_part)
+    app = build_app(url, executor.run_part, pool_size=pool_sizes(concurrency)[0])
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    current: asyncio.Task[None] | None = None
+
+    def on_signal() -> None:  # the first: finish the parts in hand; a second quits at once
+        stopping.set()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
+        if current is not None:
+            current.cancel()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, on_signal)
     try:
         async with app.open_async():
-            await app.run_worker_async(
-                queues=[QUEUE, SWEEP_QUEUE],
-                concurrency=jobs_for(concurrency),
-                name=name or "worker",
-                delete_jobs="successful",
-            )
+            sides = [
+                asyncio.create_task(listen_for_stops(url, executor.stop_run)),
+                asyncio.create_task(sweep(book)),
+            ]
+            try:
+                while not stopping.is_set():
+                    current = asyncio.create_task(
+                        app.run_worker_async(
+                            queues=[QUEUE],
+                            concurrency=jobs_for(concurrency),
+                            name=name or "worker",
+                            delete_jobs="successful",
+                            install_signal_handlers=False,
+                        )
+                    )
+                    # procrastinate's worker ends (its parts finished) when it loses the
+                    # database: a restart or failover closes every connection. Start it again.
+                    with contextlib.suppress(asyncio.CancelledError):
+                        try:
+                            await current
+                        except Exception as exc:
+                            cause = " ".join(str(exc.__cause__ or exc).split())[:200]
+                            logger.warning("the worker lost the database: %s", cause)
+                    if not stopping.is_set():
+                        logger.warning("the worker starts again in a second")
+                        await asyncio.sleep(1.0)
+            finally:
+                for task in sides:
+                    task.cancel()
+                await asyncio.gather(*sides, return_exceptions=True)
     finally:
         await asyncio.to_thread(executor.close)
 
@@ -327,9 +389,14 @@ def run_worker(
 ) -> None:
     """Execute queued run parts until SIGINT/SIGTERM (the first waits for the parts running).
 
+    The worker's connections show as `blueprint-worker` in `pg_stat_activity` (libpq's
+    `PGAPPNAME`; its writers as `blueprint-writer`, its Stop listener as `blueprint-stops`).
+
     Raises:
         StoreError: The database cannot be reached.
     """
+    os.environ.setdefault("PGAPPNAME", "blueprint-worker")
+    set_pool_max(pool_sizes(concurrency)[1])
     open_store(url)  # migrate the store's own tables first
     ensure_queue_schema(url)
     asyncio.run(_work(url, concurrency, rates or {}, name))

@@ -19,7 +19,15 @@ from engine.store.migrations import MIGRATIONS, now, statements
 from engine.store.sql import SQLStore
 from engine.store.writer import BatchWriter, Item, grouped
 
-__all__ = ["PostgresStore", "PostgresWriter", "close_pools", "is_postgres_url", "mask_url"]
+__all__ = [
+    "STOP_CHANNEL",
+    "PostgresStore",
+    "PostgresWriter",
+    "close_pools",
+    "is_postgres_url",
+    "mask_url",
+    "set_pool_max",
+]
 
 _MIGRATION_LOCK = 0x626C7565  # pg_advisory_lock key: one process migrates at a time
 _POOLS: dict[str, ConnectionPool] = {}
@@ -27,6 +35,12 @@ _POOLS_LOCK = threading.Lock()
 _IDLE_WRITERS: dict[str, list[psycopg.Connection[Any]]] = {}
 """Writer connections given back by closed writers, by database: the next writer takes one."""
 _IDLE_WRITERS_MAX = 8
+POOL_MAX = 8
+"""Connections a process's pool may open at most (`set_pool_max`): the studio's sessions share it."""
+POOL_WAIT_S = 10.0
+"""How long a query waits for a connection (all busy, or the database refusing: a restart)."""
+POOL_IDLE_S = 60.0
+"""A pooled connection unused this long is closed (one per period): an idle process keeps one."""
 
 
 def is_postgres_url(location: str) -> bool:
@@ -99,8 +113,19 @@ def migrate_postgres(conn: psycopg.Connection[Any]) -> list[str]:
         conn.execute("SELECT pg_advisory_unlock(%s)", (_MIGRATION_LOCK,))
 
 
+def set_pool_max(size: int) -> None:
+    """Make the pools this process opens from now on hold at most `size` connections."""
+    global POOL_MAX
+    POOL_MAX = max(1, size)
+
+
 def _pool(url: str) -> ConnectionPool:
-    """The process's pool for `url`, opened (and the database migrated) on first use."""
+    """The process's pool for `url`, opened (and the database migrated) on first use.
+
+    Each connection is checked with one round trip as it is taken from the pool, so one that
+    the server closed meanwhile (a restart, a failover, `pg_terminate_backend`) is replaced
+    instead of failing its user's query.
+    """
     with _POOLS_LOCK:
         pool = _POOLS.get(url)
         if pool is not None and not pool.closed:
@@ -108,7 +133,16 @@ def _pool(url: str) -> ConnectionPool:
         try:
             with psycopg.connect(url, connect_timeout=10) as conn:
                 migrate_postgres(conn)
-            pool = ConnectionPool(url, min_size=1, max_size=8, open=False, timeout=30)
+            pool = ConnectionPool(
+                url,
+                min_size=1,
+                max_size=POOL_MAX,
+                open=False,
+                timeout=POOL_WAIT_S,
+                max_idle=POOL_IDLE_S,
+                check=ConnectionPool.check_connection,
+                kwargs={"connect_timeout": 10},
+            )
             pool.open(wait=True, timeout=10)
         except psycopg.Error as exc:
             raise pg_error(url, exc, connecting=True) from None
@@ -159,6 +193,9 @@ def _give_back(url: str, conn: psycopg.Connection[Any]) -> None:
 
 atexit.register(close_pools)
 
+STOP_CHANNEL = "blueprint_stop"
+"""The channel on which `request_stop` notifies the workers (its payload: the run's id)."""
+
 
 class PostgresStore(SQLStore):
     """The store in a PostgreSQL database (see `engine.store.base.Store` for the contract)."""
@@ -178,14 +215,33 @@ class PostgresStore(SQLStore):
     def _query(
         self, sql: str, params: tuple[Any, ...] = (), *, writing: bool = False
     ) -> tuple[list[str], list[tuple[Any, ...]]]:
+        # A read whose connection was lost while it ran (the server closed every connection)
+        # is asked once more on a fresh one; a write is not: it may have been committed.
+        for attempt in (1, 2):
+            conn: psycopg.Connection[Any] | None = None
+            try:
+                with self._pool.connection() as conn:
+                    cursor = conn.execute(pg_sql(sql), params)
+                    if cursor.description is None:
+                        return [], []
+                    return [d.name for d in cursor.description], list(cursor.fetchall())
+            except psycopg.Error as exc:
+                if attempt == 1 and not writing and conn is not None and conn.broken:
+                    continue
+                raise pg_error(self._url, exc, writing=writing) from None
+        raise AssertionError("unreachable")
+
+    def request_stop(self, run_id: str) -> None:
+        """Ask a run to stop and tell the workers at once (`STOP_CHANNEL`), besides the flag."""
         try:
-            with self._pool.connection() as conn:
-                cursor = conn.execute(pg_sql(sql), params)
-                if cursor.description is None:
-                    return [], []
-                return [d.name for d in cursor.description], list(cursor.fetchall())
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute(
+                    "UPDATE runs SET stop_requested_at=COALESCE(stop_requested_at, %s) WHERE id=%s",
+                    (now(), run_id),
+                )
+                conn.execute("SELECT pg_notify(%s, %s)", (STOP_CHANNEL, run_id))
         except psycopg.Error as exc:
-            raise pg_error(self._url, exc, writing=writing) from None
+            raise pg_error(self._url, exc, writing=True) from None
 
     def applied_migrations(self) -> list[str]:
         """The names of the migrations applied, in order."""
@@ -260,12 +316,11 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
 
     def __init__(self, url: str, batch: int = 64) -> None:
         self._url = url
+        self._fresh: psycopg.Connection[Any] | None = None
+        """A connection made during a batch to replace a lost one, for the batches after it."""
         super().__init__(batch)
 
-    def _open(self) -> psycopg.Connection[Any]:
-        kept = _idle_writer(self._url)
-        if kept is not None:
-            return kept
+    def _connect(self) -> psycopg.Connection[Any]:
         try:
             return psycopg.connect(
                 self._url, autocommit=True, connect_timeout=10, application_name="blueprint-writer"
@@ -273,24 +328,43 @@ class PostgresWriter(BatchWriter["psycopg.Connection[Any]"]):
         except psycopg.Error as exc:
             raise pg_error(self._url, exc, connecting=True) from None
 
+    def _open(self) -> psycopg.Connection[Any]:
+        kept = _idle_writer(self._url)
+        return kept if kept is not None else self._connect()
+
     def _close(self, conn: psycopg.Connection[Any]) -> None:
+        if self._fresh is not None:
+            conn.close()
+            conn, self._fresh = self._fresh, None
         _give_back(self._url, conn)
 
     def _ready(self, conn: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+        if self._fresh is not None:
+            conn.close()
+            conn, self._fresh = self._fresh, None
         if not (conn.closed or conn.broken):
             return conn
         conn.close()  # lost (the server restarted, a network cut): connect again
-        return self._open()
+        return self._connect()
 
-    def _apply(self, conn: psycopg.Connection[Any], items: list[Item]) -> None:
+    def _apply(self, conn: psycopg.Connection[Any], items: list[Item], again: bool = True) -> None:
         # The whole batch at once, pipelined, one `executemany` per run of one statement; in
         # PostgreSQL one failed statement spoils its transaction, so when one fails the batch
-        # is applied again item by item.
+        # is applied again item by item. A batch whose connection was lost (the server closed
+        # it, e.g. restarting) is applied once more on a new connection: its answers are kept.
         try:
             with conn.pipeline(), conn.transaction(), conn.cursor() as cursor:
                 for sql, rows in grouped(items):
                     cursor.executemany(pg_sql(sql), rows)
         except psycopg.Error as exc:
+            if conn.broken and again:
+                try:
+                    self._fresh = self._connect()
+                except StoreError:
+                    pass
+                else:
+                    self._apply(self._fresh, items, again=False)
+                    return
             if conn.broken or len(items) == 1:
                 error = pg_error(self._url, exc, writing=True)
                 for _, future in items:

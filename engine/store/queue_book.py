@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -16,6 +17,7 @@ QUEUE_TABLES = ("rate_limits", "run_shards")
 """The store's tables that only runs on a queue fill (a personal store leaves them empty)."""
 
 _FINAL = ("completed", "stopped", "failed")
+_SWEEP_LOCK = 0x62707377  # pg_try_advisory_xact_lock key: one sweeper at a time over all workers
 
 
 class QueueBook:
@@ -84,6 +86,15 @@ class QueueBook:
         )
         return [str(row[0]) for row in rows if row[0] is not None]
 
+    def parts_pending(self, run_id: str) -> int:
+        """How many of a run's parts are queued or running (not failed for good, not done)."""
+        rows = self._run(
+            "SELECT COUNT(*) FROM procrastinate_jobs WHERE args->>'run_id'=%s "
+            "AND status IN ('todo', 'doing')",
+            (run_id,),
+        )
+        return int(rows[0][0])
+
     def shard_counts(self, run_id: str) -> tuple[int, int]:
         """(shards done, shards in all) of a run."""
         rows = self._run(
@@ -119,6 +130,52 @@ class QueueBook:
         except psycopg.Error as exc:
             raise pg_error(self._url, exc, writing=True) from None
         return bool(left is not None and left[0] == 0 and row[0] not in _FINAL)
+
+    def ping(self) -> None:
+        """One round trip to the database (raises `StoreError` when it does not answer)."""
+        self._run("SELECT 1")
+
+    def requeue_stalled(self, queue: str, silent_s: float) -> list[int]:
+        """Queue again the jobs of `queue` whose worker has been silent `silent_s` seconds.
+
+        Every worker calls it about once a second; one transaction under an advisory lock lets
+        one worker at a time sweep: two sweeps at once could both requeue a job, one after
+        another worker had started it again, and it would then run twice. The statements are
+        procrastinate's own (those of `get_stalled_jobs` and `retry_job`).
+
+        Returns:
+            The ids of the jobs queued again (none when another worker sweeps right now).
+        """
+        from procrastinate.sql import queries
+
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                row = conn.execute(
+                    "SELECT pg_try_advisory_xact_lock(%s)", (_SWEEP_LOCK,)
+                ).fetchone()
+                if not (row and row[0]):
+                    return []
+                stalled = [
+                    int(r[0])
+                    for r in conn.execute(
+                        queries["select_stalled_jobs_by_heartbeat"],
+                        {"queue": queue, "task_name": None, "seconds_since_heartbeat": silent_s},
+                    ).fetchall()
+                ]
+                for job_id in stalled:
+                    conn.execute(
+                        queries["retry_job"],
+                        {
+                            "job_id": job_id,
+                            "retry_at": datetime.now(UTC),
+                            "new_priority": None,
+                            "new_queue_name": None,
+                            "new_lock": None,
+                        },
+                    )
+        except psycopg.Error as exc:
+            raise pg_error(self._url, exc, writing=True) from None
+        return stalled
 
     def set_rate(self, provider: str, per_second: float, burst: int) -> None:
         """Set a provider's shared limit: `per_second` calls, bursts of up to `burst`."""

@@ -80,6 +80,7 @@ class FakeRequest:
         headers: Request headers with lower-case names, auth headers left out.
         auth_present: Whether an `Authorization`, `x-api-key` or `api-key` header was sent.
         fault: The fault the server injected into its answer, if any.
+        answered_at: `time.monotonic()` as the server wrote its answer (None: not answered).
     """
 
     path: str
@@ -91,6 +92,7 @@ class FakeRequest:
     headers: dict[str, str]
     auth_present: bool
     fault: str | None = None
+    answered_at: float | None = None
 
     @property
     def last_user(self) -> str:

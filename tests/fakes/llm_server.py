@@ -36,6 +36,7 @@ import asyncio
 import json
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Self, get_args
@@ -327,9 +328,11 @@ class FakeLLM:
             if self.latency_ms > 0:
                 await asyncio.sleep(self.latency_ms / 1000)
             if rule is None and protocol == "embeddings":
+                request.answered_at = time.monotonic()
                 return json_answer(200, embedding_body(request.model, request.last_user))
             if rule is None:
                 self._serial += 1
+                request.answered_at = time.monotonic()
                 return json_answer(200, render(request, self._reply(request), self._serial))
             if rule.kind == "drop":
                 return None

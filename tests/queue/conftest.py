@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
 import pytest
+from psycopg import sql
 
 from tests.fakes.llm_server import FakeLLM
 from tests.store.pg import fresh_database
@@ -92,3 +97,62 @@ def wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
         time.sleep(0.1)
+
+
+_NUMBER = re.compile(r"number (\d+)")
+
+
+def server_calls(fake: FakeLLM) -> Counter[tuple[str, str]]:
+    """(prompt id, model id) of every request the fake server received, with repeats."""
+    seen: Counter[tuple[str, str]] = Counter()
+    for request in list(fake.calls):
+        match = _NUMBER.search(request.last_user)
+        assert match is not None, request.last_user
+        seen[(f"p{match.group(1)}", f"openai:{request.model}")] += 1
+    return seen
+
+
+def drop_connections(url: str) -> int:
+    """Close every connection to the database, as a restart or failover does; return how many.
+
+    Asked from the server's `postgres` database, so it works while the database refuses
+    connections too.
+    """
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        ).fetchall()
+    return sum(1 for (done,) in rows if done)
+
+
+@contextmanager
+def following(env: dict[str, str], cwd: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """`blueprint run ARGS --queue` in a process whose output is piped; killed if left running."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", "run", *args, "--queue"],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def allow_connections(url: str, allow: bool) -> None:
+    """Let clients connect to the test's database or not (as while PostgreSQL restarts)."""
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS {}").format(
+                sql.Identifier(name), sql.SQL("true" if allow else "false")
+            )
+        )

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import bisect
-import re
 import signal
 import subprocess
 import sys
 import time
-from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
@@ -23,11 +21,16 @@ from engine.store import open_store
 from engine.store.queue_book import QueueBook
 from engine.store.sqlite import SQLiteStore
 from studio import runs
-from tests.queue.conftest import ROOT, blueprint, wait_for, worker_env
+from tests.queue.conftest import (
+    ROOT,
+    blueprint,
+    following,
+    server_calls,
+    wait_for,
+    worker_env,
+)
 
 pytestmark = pytest.mark.slow
-
-_NUMBER = re.compile(r"number (\d+)")
 
 
 def _cells(store, run_id):
@@ -35,15 +38,6 @@ def _cells(store, run_id):
         (c.prompt_id, c.model_id, c.status, c.score, c.response, c.result)
         for c in store.cells(run_id)
     )
-
-
-def _server_calls(fake) -> Counter[tuple[str, str]]:
-    """(prompt id, model id) of every request the fake server received, with repeats."""
-    seen: Counter[tuple[str, str]] = Counter()
-    for request in fake.calls:
-        match = _NUMBER.search(request.last_user)
-        seen[(f"p{match.group(1)}", f"openai:{request.model}")] += 1
-    return seen
 
 
 def _finished_calls(url: str, run_id: str) -> set[tuple[str, str]]:
@@ -111,7 +105,38 @@ def _queued(url, fake, monkeypatch, text, source):
     return store, prepared
 
 
-def test_a_worker_killed_mid_run_is_taken_over_and_no_finished_call_is_made_again(
+def _worker_ids(url: str) -> set[int]:
+    with psycopg.connect(url) as conn:
+        if conn.execute("SELECT to_regclass('procrastinate_workers')").fetchone() == (None,):
+            return set()
+        return {int(r[0]) for r in conn.execute("SELECT id FROM procrastinate_workers")}
+
+
+def _parts_of(url: str, worker_id: int) -> set[int]:
+    """The parts (procrastinate job ids) a worker is executing."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT id FROM procrastinate_jobs WHERE status='doing' AND worker_id=%s "
+            "AND task_name=%s",
+            (worker_id, PART_TASK),
+        ).fetchall()
+    return {int(r[0]) for r in rows}
+
+
+def _taken_over(url: str, jobs: set[int], dead: int) -> bool:
+    """Whether every one of `jobs` runs again on another worker, or has ended."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT status, worker_id FROM procrastinate_jobs WHERE id = ANY(%s)", (list(jobs),)
+        ).fetchall()
+    return all(s != "todo" and (s != "doing" or w not in (None, dead)) for s, w in rows)
+
+
+TAKEOVER_BOUND_S = 15.0
+"""The test's generous bound on the takeover (the settings give 8.5 s at most, docs/deploy.md)."""
+
+
+def test_a_worker_killed_mid_run_is_taken_over_and_no_answered_call_is_made_again(
     queue_db, fake_llm, start_worker, tmp_path, monkeypatch
 ):
     fake_llm.control({"latency_ms": 150})
@@ -122,28 +147,44 @@ def test_a_worker_killed_mid_run_is_taken_over_and_no_finished_call_is_made_agai
     run_id = prepared.run_id
     env = worker_env(queue_db, fake_llm, tmp_path / "home")
     doomed = start_worker(env, "--concurrency", "8", "--name", "doomed")
+    wait_for(lambda: len(_worker_ids(queue_db)) == 1, 60, "the first worker to register")
+    (doomed_id,) = _worker_ids(queue_db)
     start_worker(env, "--concurrency", "8", "--name", "survivor")
 
     wait_for(lambda: len(_finished_calls(queue_db, run_id)) >= 90, 60, "90 finished calls")
-    # each worker holds 2 parts at once: with more than 2 in hand, the doomed one holds some
-    wait_for(lambda: _parts_doing(queue_db) > 2, 30, "both workers busy")
+    wait_for(lambda: _parts_of(queue_db, doomed_id), 30, "the doomed worker to hold parts")
     doomed.send_signal(signal.SIGKILL)
+    killed_at = time.monotonic()
     doomed.wait()
+    held = _parts_of(queue_db, doomed_id)
     finished_at_kill = _finished_calls(queue_db, run_id)
-    assert len(finished_at_kill) < 300
+    assert held and len(finished_at_kill) < 300
 
-    # its parts stay `doing` until the sweep sees its heartbeat stop; the run can only end
-    # once the survivor has run them again
+    # its parts stay `doing` until the sweep sees its heartbeat stop, then the survivor runs them
+    wait_for(lambda: _taken_over(queue_db, held, doomed_id), 60, "the takeover")
+    takeover_s = time.monotonic() - killed_at
+    print(f"\ntakeover of {len(held)} part(s) after kill -9: {takeover_s:.1f} s")
+    assert takeover_s <= TAKEOVER_BOUND_S
     wait_for(lambda: store.get_run(run_id).status not in ("planned", "running"), 120, "the end")
     run = store.get_run(run_id)
     assert run.status == "completed", run.error
     assert run.done_cells == 300 and len(store.cells(run_id)) == 300
-    seen = _server_calls(fake_llm)
+    seen = server_calls(fake_llm)
     assert set(seen) == {(c.prompt_id, c.model_id.split("[")[0]) for c in store.cells(run_id)}
     # calls finished before the kill were never made again; only those in flight may be
     repeated = {key for key, n in seen.items() if n > 1}
     assert not (repeated & {(p, m.split("[")[0]) for p, m in finished_at_kill})
-    assert sum(seen.values()) - len(seen) <= 8 * 4  # at most the doomed worker's calls in flight
+    # a call asked again was in flight at the kill: its first answer had not been sent, or was
+    # sent a moment before (on its way, or being written: answers are written one batch of a
+    # few milliseconds at a time, never held back)
+    first: dict[tuple[str, str], float | None] = {}
+    for request in fake_llm.calls:
+        key = (f"p{request.last_user.split()[-1]}", f"openai:{request.model}")
+        first.setdefault(key, request.answered_at)
+    late = [k for k in repeated if first[k] is not None and first[k] < killed_at - 1.0]
+    print(f"calls asked again: {len(repeated)} (8 may be in flight), answered > 1 s before: {late}")
+    assert not late
+    assert len(repeated) <= 8
 
 
 def test_stop_from_the_studio_reaches_the_worker_and_resume_queues_the_rest(
@@ -159,17 +200,18 @@ def test_stop_from_the_studio_reaches_the_worker_and_resume_queues_the_rest(
     wait_for(lambda: store.get_run(run_id).done_calls >= 8, 60, "some calls done")
 
     assert runs.stop(store, run_id)  # the studio's Stop button
+    calls = len(fake_llm.calls)
     wait_for(lambda: store.get_run(run_id).status == "stopped", 30, "the run to stop")
     run = store.get_run(run_id)
     assert run.done_cells < 200 and run.resumable
-    calls = len(fake_llm.calls)
-    time.sleep(1.5)
-    assert len(fake_llm.calls) == calls  # nothing more is called after the stop
+    after = len(fake_llm.calls) - calls
+    print(f"\ncalls sent after Stop was recorded: {after} (4 may be in flight)")
+    assert after <= 4  # the calls in flight finish; no new one is sent
 
     assert runs.resume(store, run_id) == []  # the studio's Resume: queued again
     wait_for(lambda: store.get_run(run_id).status == "completed", 90, "the resumed run")
     assert len(store.cells(run_id)) == 200
-    assert max(_server_calls(fake_llm).values()) == 1  # no call made twice
+    assert max(server_calls(fake_llm).values()) == 1  # no call made twice
 
 
 def test_a_providers_rate_holds_over_all_workers(
@@ -225,15 +267,7 @@ def test_ctrl_c_under_run_queue_asks_the_workers_to_stop_and_a_second_stops_foll
 ):
     (tmp_path / "q.yml").write_text(blueprint(prompts=5))
     env = worker_env(queue_db, fake_llm, tmp_path / "home")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "engine", "run", "q.yml", "--queue"],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with following(env, tmp_path, "q.yml") as proc:
         first = proc.stdout.readline()  # printed before the run is queued
         run_id = first.split()[1]
         assert proc.stderr.readline().startswith("queued in 1 part(s)")  # Ctrl-C is ours now
@@ -243,9 +277,6 @@ def test_ctrl_c_under_run_queue_asks_the_workers_to_stop_and_a_second_stops_foll
         wait_for(lambda: store.stop_requested(run_id), 15, "the stop request")
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=15)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert proc.returncode == 1
     assert "asked the workers to stop the run" in err
     assert "stopped following; the run goes on" in err and run_id in err

@@ -99,22 +99,35 @@ def test_two_processes_starting_at_once_migrate_once(pg_url):
     assert PostgresStore(url).applied_migrations() == [n for n, _ in MIGRATIONS]
 
 
-def test_the_writer_connects_again_after_its_connection_is_lost(pg_url):
+def _drop(url: str, where: str = "TRUE") -> int:
+    """End the database's other sessions (matching `where`), as a restart does; return how many."""
+    with psycopg.connect(url, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            f"WHERE datname = current_database() AND pid <> pg_backend_pid() AND {where}"
+        ).fetchall()
+    return len(rows)
+
+
+def test_a_writer_whose_connection_was_lost_applies_its_batch_on_a_new_one(pg_url):
     store = PostgresStore(pg_url)
     writer = store.writer()
     writer.record_call(None, CacheEntry("k0", "generate", "m", "{}")).result(timeout=10)
-    with psycopg.connect(pg_url, autocommit=True) as admin:  # end the writer's session
-        admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid() "
-            "AND application_name = 'blueprint-writer'"
-        )
-    lost = writer.record_call(None, CacheEntry("k1", "generate", "m", "{}"))
-    with pytest.raises(StoreError):
-        lost.result(timeout=10)  # this batch is lost, and said so
+    assert _drop(pg_url, "application_name = 'blueprint-writer'") == 1
+    writer.record_call(None, CacheEntry("k1", "generate", "m", "{}")).result(timeout=10)
     writer.record_call(None, CacheEntry("k2", "generate", "m", "{}")).result(timeout=10)
     writer.close()
-    assert set(store.cache_lookup(["k0", "k1", "k2"])) == {"k0", "k2"}
+    assert set(store.cache_lookup(["k0", "k1", "k2"])) == {"k0", "k1", "k2"}  # none lost
+
+
+def test_the_store_reads_and_writes_as_before_after_every_connection_was_dropped(pg_url):
+    store = PostgresStore(pg_url)
+    run_id = new_run(store)
+    assert store.get_run(run_id) is not None
+    assert _drop(pg_url) >= 1  # the pool's idle connection
+    assert store.get_run(run_id) is not None  # a checked connection, not the dead one
+    store.request_stop(run_id)
+    assert store.stop_requested(run_id)
 
 
 def _writer_sessions(url: str) -> list[int]:
