@@ -69,19 +69,29 @@ def _bad_app_names(models: Iterable[str]) -> list[str]:
 
 
 def _not_answered(blueprint: Blueprint, rows: Sequence[ResponseRow]) -> list[str]:
-    """A line per model that left prompts unanswered: not scored, not counted as failed."""
+    """Lines naming the prompts models left unanswered: not scored, not counted as failed.
+
+    Models that left the same prompts unanswered share a line; at most five lines, then a
+    count of the rest (a file of hundreds of models stays readable).
+    """
     answered: dict[str, set[str]] = {}
     for row in rows:
         answered.setdefault(row.model, set()).add(row.prompt_id)
-    lines = []
+    groups: dict[tuple[str, ...], list[str]] = {}
     for model, done in answered.items():
-        missing = [p.id for p in blueprint.prompts if p.id not in done]
+        missing = tuple(p.id for p in blueprint.prompts if p.id not in done)
         if missing:
-            shown = ", ".join(missing[:10]) + (", ..." if len(missing) > 10 else "")
-            lines.append(
-                f"not answered by {model}: {len(missing)} prompt(s) ({shown}); no score, "
-                "not counted as failed"
-            )
+            groups.setdefault(missing, []).append(model)
+    lines = []
+    for missing, models in list(groups.items())[:5]:
+        shown = ", ".join(missing[:10]) + (", ..." if len(missing) > 10 else "")
+        who = ", ".join(models[:3]) + (f" and {len(models) - 3} more" if len(models) > 3 else "")
+        lines.append(
+            f"not answered by {who}: {len(missing)} prompt(s) ({shown}); no score, "
+            "not counted as failed"
+        )
+    if len(groups) > 5:
+        lines.append(f"... and {len(groups) - 5} more groups of models with unanswered prompts")
     return lines
 
 
@@ -158,9 +168,6 @@ def score(
         for message in bad_names:
             click.echo(f"{responses_path}: {message}", err=True)
         sys.exit(2)
-    for line in _not_answered(blueprint, rows):
-        click.echo(line, err=True)
-
     env = CheckEnv(settings=settings)
     chosen = None
     coverage = blueprint.evaluation_config.get("llm-coverage")
@@ -228,6 +235,8 @@ def score(
             sys.exit(2)
     else:
         click.echo(comparison.to_json())
+    for line in _not_answered(blueprint, rows):  # after the output: a write error stays alone
+        click.echo(line, err=True)
     if explain:
         for cell in sorted(cells, key=lambda c: (c.prompt_id, c.model_id)):
             for line in _explain_lines(cell):

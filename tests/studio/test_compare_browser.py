@@ -192,7 +192,9 @@ def test_edit_one_point_rescore_and_compare(page: Any, studio: Studio):
     click_quiet(page, page.get_by_role("link", name="See the re-score"))
     page.wait_for_url(lambda url: "/results?run=" in url and first not in url)
     second = str(page.url.split("run=")[1].split("&")[0])
-    page.get_by_text(f"Re-scored from run {first}").wait_for()
+    back = page.get_by_role("link", name=re.compile("^Re-scored from the run "))
+    back.wait_for()
+    assert f"run={first}" in (back.get_attribute("href") or "")
 
     page.goto(f"{studio.url}/compare?base={first}&cand={second}")
     assert_one_point_replaced(page)
