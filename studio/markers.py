@@ -13,6 +13,8 @@ from typing import Any, Literal, TypedDict
 from engine.lint import Diagnostic
 
 __all__ = [
+    "EDITOR_OPTIONS",
+    "KEYBINDINGS",
     "MARKER_CSS",
     "SEVERITY_WORDS",
     "Annotation",
@@ -35,8 +37,15 @@ MARKER_CSS = """
 .bp-marker-error { position: absolute; border-bottom: 2px solid #d93025; }
 .bp-marker-warning { position: absolute; border-bottom: 2px dashed #e37400; }
 .bp-marker-info { position: absolute; border-bottom: 1px dotted #1a73e8; }
+.ace_editor, .ace_scroller, .ace_gutter { overflow: clip !important; }
 """
-"""CSS for the marker classes, injected into the editor's iframe."""
+"""CSS injected into the editor's iframe: the marker classes, and Ace's panes made unscrollable.
+
+Ace scrolls its text and gutter itself and keeps its panes at `overflow: hidden`; Chromium
+still scrolled the text pane natively (to show the caret on a line the editor had not grown to
+yet), so the text moved up a row's worth and the line numbers and marks sat a row below their
+lines. `overflow: clip` keeps the look and lets nothing scroll those panes.
+"""
 
 
 class Annotation(TypedDict):
@@ -134,11 +143,41 @@ KEYBINDINGS: dict[str, Any] = {
 """Key bindings changed from the editor component's defaults (its `keybindings` argument)."""
 
 
+EDITOR_OPTIONS: dict[str, Any] = {
+    "useWorker": False,  # the YAML worker erases our annotations
+    "wrap": True,
+    "showPrintMargin": False,
+    "tabSize": 2,
+    "useSoftTabs": True,
+    # Enter starts the new line at the left edge: a person types a line's indentation (or
+    # presses Tab), so text typed line by line comes out as typed instead of piling each
+    # line's indentation onto the next (`---` drifting right)
+    "enableAutoIndent": False,
+    # typing `"` inserts one quote: auto-pairing made it `""` (and a YAML error) when the
+    # closing quote was typed
+    "behavioursEnabled": False,
+    "wrapBehavioursEnabled": False,
+    "fontSize": 14,
+    "showLineNumbers": True,
+    "showGutter": True,
+    # Esc leaves the text (Tab then moves on through the page); Enter comes back
+    "enableKeyboardAccessibility": True,
+}
+"""Ace's options for the blueprint editor (the component's `options` argument)."""
+
+
 def editor_props(diagnostics: Sequence[Diagnostic], theme: str = "github") -> dict[str, Any]:
     """The `props` of the code editor: a stock Ace theme (no web fonts), annotations, markers.
 
-    Completion is off: the component's default live completion offered words of the document
-    and took them on Enter, so typing `- id: th` and Enter gave `- id: three` and no new line.
+    What a person types is what the text holds:
+    - completion is off: the component's default live completion offered words of the document
+      and took them on Enter, so typing `- id: th` and Enter gave `- id: three` and no new line;
+    - every key reaches the text of record at once (`debounceChangePeriod` 0): with the
+      component's 250 ms debounce, new marks arriving from the server while keys were still
+      waiting reset the editor to its last reported text, and those keys were lost;
+    - `tabSize` is 2 here too, or the component's default 4 is applied whenever Ace's options
+      are set again.
+    The editing behaviour itself (no auto-indent, no auto-pairing) is in `EDITOR_OPTIONS`.
     """
     return {
         "theme": theme,
@@ -147,4 +186,6 @@ def editor_props(diagnostics: Sequence[Diagnostic], theme: str = "github") -> di
         "enableLiveAutocompletion": False,
         "enableBasicAutocompletion": False,
         "enableSnippets": False,
+        "debounceChangePeriod": 0,
+        "tabSize": EDITOR_OPTIONS["tabSize"],
     }

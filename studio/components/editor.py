@@ -72,17 +72,6 @@ def blueprint_editor(diagnostics: Sequence[Diagnostic]) -> None:
         response_mode=["debounce"],
         props=markers.editor_props(diagnostics),
         keybindings=markers.KEYBINDINGS,
-        options={
-            "useWorker": False,
-            "wrap": True,
-            "showPrintMargin": False,
-            "tabSize": 2,
-            "useSoftTabs": True,
-            "fontSize": 14,
-            "showLineNumbers": True,
-            "showGutter": True,
-            # Esc leaves the text (Tab then moves on through the page); Enter comes back
-            "enableKeyboardAccessibility": True,
-        },
+        options=markers.EDITOR_OPTIONS,
         component_props={"css": markers.MARKER_CSS},
     )
