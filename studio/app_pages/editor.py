@@ -361,7 +361,8 @@ def main() -> None:
             st.caption(
                 "Write YAML. Problems are marked in the margin at their line (hover a mark to "
                 "read it) and listed on the right. Your work is saved as you type. "
-                "Keyboard: Tab indents; Esc, then Tab, moves on to the rest of the page "
+                "Keyboard: Enter starts a new line at the left edge; Tab indents by 2 spaces "
+                "and Shift+Tab takes 2 back; Esc, then Tab, moves on to the rest of the page "
                 "(Enter on the editor goes back to typing)."
             )
             blueprint_editor(diagnostics)
