@@ -69,7 +69,7 @@ def blueprint_editor(diagnostics: Sequence[Diagnostic]) -> None:
         lang="yaml",
         key=_key(),
         height=[18, 36],
-        response_mode=["debounce"],
+        response_mode=["debounce"],  # send the text on change (each key: see editor_props)
         props=markers.editor_props(diagnostics),
         keybindings=markers.KEYBINDINGS,
         options=markers.EDITOR_OPTIONS,
