@@ -14,7 +14,7 @@ from engine.lint import Diagnostic, Fix, apply_fix
 from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.drafting_panel import drafting_panel
-from studio.components.editor import blueprint_editor, take_edit
+from studio.components.editor import blueprint_editor, edit_saved, take_edit
 from studio.components.try_answer import TRY_ANSWER, try_response
 from studio.components.versions import versions_panel
 from studio.formview import follow_elsewhere, form_view, view_switch
@@ -340,6 +340,7 @@ def main() -> None:
     edited = take_edit()
     if edited is not None:
         _autosave(edited)
+        edit_saved()
     follow_elsewhere()
     notice()
     text = state.get_text()
