@@ -1,4 +1,4 @@
-"""Lint diagnostics as Ace editor annotations (gutter icons) and markers (underlines).
+"""Lint diagnostics as Ace annotations (gutter icons) and markers, and the editor's Ace settings.
 
 The engine's positions are 1-based with an exclusive end; Ace's rows and columns are 0-based.
 Ace escapes an annotation's `text` before showing it, so the message needs no escaping here
@@ -41,10 +41,11 @@ MARKER_CSS = """
 """
 """CSS injected into the editor's iframe: the marker classes, and Ace's panes made unscrollable.
 
-Ace scrolls its text and gutter itself and keeps its panes at `overflow: hidden`; Chromium
-still scrolled the text pane natively (to show the caret on a line the editor had not grown to
-yet), so the text moved up a row's worth and the line numbers and marks sat a row below their
-lines. `overflow: clip` keeps the look and lets nothing scroll those panes.
+Ace scrolls its text and gutter itself and keeps its panes at `overflow: hidden`, which
+Chromium may still scroll natively: after select-all, Delete and typing new lines the text pane
+was found scrolled by 15 px (the editor's top margin) while the gutter was not, so the line
+numbers and marks sat a row below their lines. `overflow: clip` looks the same and lets nothing
+scroll those panes.
 """
 
 
@@ -175,8 +176,8 @@ def editor_props(diagnostics: Sequence[Diagnostic], theme: str = "github") -> di
     - every key reaches the text of record at once (`debounceChangePeriod` 0): with the
       component's 250 ms debounce, new marks arriving from the server while keys were still
       waiting reset the editor to its last reported text, and those keys were lost;
-    - `tabSize` is 2 here too, or the component's default 4 is applied whenever Ace's options
-      are set again.
+    - `tabSize` is 2 here too: the component's default props carry 4 (react-ace applies it
+      before our options), and with 4 Tab from column 2 adds 2 spaces but Shift+Tab takes 4.
     The editing behaviour itself (no auto-indent, no auto-pairing) is in `EDITOR_OPTIONS`.
     """
     return {
