@@ -1,4 +1,4 @@
-"""Lint diagnostics as Ace editor annotations (gutter icons) and markers (underlines).
+"""Lint diagnostics as Ace annotations (gutter icons) and markers, and the editor's Ace settings.
 
 The engine's positions are 1-based with an exclusive end; Ace's rows and columns are 0-based.
 Ace escapes an annotation's `text` before showing it, so the message needs no escaping here
@@ -14,6 +14,8 @@ from engine.lint import Diagnostic
 from studio.textsafe import plain_words
 
 __all__ = [
+    "EDITOR_OPTIONS",
+    "KEYBINDINGS",
     "MARKER_CSS",
     "SEVERITY_WORDS",
     "Annotation",
@@ -36,8 +38,16 @@ MARKER_CSS = """
 .bp-marker-error { position: absolute; border-bottom: 2px solid #d93025; }
 .bp-marker-warning { position: absolute; border-bottom: 2px dashed #e37400; }
 .bp-marker-info { position: absolute; border-bottom: 1px dotted #1a73e8; }
+.ace_editor, .ace_scroller, .ace_gutter { overflow: clip !important; }
 """
-"""CSS for the marker classes, injected into the editor's iframe."""
+"""CSS injected into the editor's iframe: the marker classes, and Ace's panes made unscrollable.
+
+Ace scrolls its text and gutter itself and keeps its panes at `overflow: hidden`, which
+Chromium may still scroll natively: after select-all, Delete and typing new lines the text pane
+was found scrolled by 15 px (the editor's top margin) while the gutter was not, so the line
+numbers and marks sat a row below their lines. `overflow: clip` looks the same and lets nothing
+scroll those panes.
+"""
 
 
 class Annotation(TypedDict):
@@ -135,11 +145,41 @@ KEYBINDINGS: dict[str, Any] = {
 """Key bindings changed from the editor component's defaults (its `keybindings` argument)."""
 
 
+EDITOR_OPTIONS: dict[str, Any] = {
+    "useWorker": False,  # the YAML worker erases our annotations
+    "wrap": True,
+    "showPrintMargin": False,
+    "tabSize": 2,
+    "useSoftTabs": True,
+    # Enter starts the new line at the left edge: a person types a line's indentation (or
+    # presses Tab), so text typed line by line comes out as typed instead of piling each
+    # line's indentation onto the next (`---` drifting right)
+    "enableAutoIndent": False,
+    # typing `"` inserts one quote: auto-pairing made it `""` (and a YAML error) when the
+    # closing quote was typed
+    "behavioursEnabled": False,
+    "wrapBehavioursEnabled": False,
+    "fontSize": 14,
+    "showLineNumbers": True,
+    "showGutter": True,
+    # Esc leaves the text (Tab then moves on through the page); Enter comes back
+    "enableKeyboardAccessibility": True,
+}
+"""Ace's options for the blueprint editor (the component's `options` argument)."""
+
+
 def editor_props(diagnostics: Sequence[Diagnostic], theme: str = "github") -> dict[str, Any]:
     """The `props` of the code editor: a stock Ace theme (no web fonts), annotations, markers.
 
-    Completion is off: the component's default live completion offered words of the document
-    and took them on Enter, so typing `- id: th` and Enter gave `- id: three` and no new line.
+    What a person types is what the text holds:
+    - completion is off: the component's default live completion offered words of the document
+      and took them on Enter, so typing `- id: th` and Enter gave `- id: three` and no new line;
+    - every key reaches the text of record at once (`debounceChangePeriod` 0): with the
+      component's 250 ms debounce, new marks arriving from the server while keys were still
+      waiting reset the editor to its last reported text, and those keys were lost;
+    - `tabSize` is 2 here too: the component's default props carry 4 (react-ace applies it
+      before our options), and with 4 Tab from column 2 adds 2 spaces but Shift+Tab takes 4.
+    The editing behaviour itself (no auto-indent, no auto-pairing) is in `EDITOR_OPTIONS`.
     """
     return {
         "theme": theme,
@@ -148,4 +188,6 @@ def editor_props(diagnostics: Sequence[Diagnostic], theme: str = "github") -> di
         "enableLiveAutocompletion": False,
         "enableBasicAutocompletion": False,
         "enableSnippets": False,
+        "debounceChangePeriod": 0,
+        "tabSize": EDITOR_OPTIONS["tabSize"],
     }

@@ -17,6 +17,8 @@ Keys:
     EDITOR_SEED (`"editor_seed"`): the text the current editor instance was mounted with.
     EDITOR_SHOWN (`"editor_shown"`): the text the editor is known to show now.
     EDITOR_EVENT (`"editor_event"`): the id of the last editor event handled.
+    EDITOR_UNSAVED (`"editor_unsaved"`): True while an edit taken from the editor is not yet
+        autosaved (a rerun stopped by the next key leaves the save to the next run).
     RUN_ID (`"run_id"`): the run being watched or shown (the sidebar drops query params, so
         the run id is kept here too and written back to the URL).
     UPLOADED (`"uploaded_results"`): a comparison file opened on the Results page,
@@ -36,6 +38,7 @@ __all__ = [
     "EDITOR_EVENT",
     "EDITOR_SEED",
     "EDITOR_SHOWN",
+    "EDITOR_UNSAVED",
     "EDITOR_VERSION",
     "NOTICE",
     "RUN_ID",
@@ -60,6 +63,7 @@ EDITOR_VERSION = "editor_version"
 EDITOR_SEED = "editor_seed"
 EDITOR_SHOWN = "editor_shown"
 EDITOR_EVENT = "editor_event"
+EDITOR_UNSAVED = "editor_unsaved"
 RUN_ID = "run_id"
 UPLOADED = "uploaded_results"
 NOTICE = "notice"

@@ -14,7 +14,7 @@ from engine.lint import Diagnostic, Fix, apply_fix
 from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.drafting_panel import drafting_panel
-from studio.components.editor import blueprint_editor, take_edit
+from studio.components.editor import blueprint_editor, edit_saved, take_edit
 from studio.components.publish_panel import publish_popover
 from studio.components.try_answer import TRY_ANSWER, try_response
 from studio.components.versions import versions_panel
@@ -345,6 +345,7 @@ def main() -> None:
     edited = take_edit()
     if edited is not None:
         _autosave(edited)
+        edit_saved()
     follow_elsewhere()
     notice()
     text = state.get_text()
@@ -366,7 +367,8 @@ def main() -> None:
             st.caption(
                 "Write YAML. Problems are marked in the margin at their line (hover a mark to "
                 "read it) and listed on the right. Your work is saved as you type. "
-                "Keyboard: Tab indents; Esc, then Tab, moves on to the rest of the page "
+                "Keyboard: Enter starts a new line at the left edge; Tab indents by 2 spaces "
+                "and Shift+Tab takes 2 back; Esc, then Tab, moves on to the rest of the page "
                 "(Enter on the editor goes back to typing)."
             )
             blueprint_editor(diagnostics)

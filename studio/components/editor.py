@@ -22,7 +22,7 @@ from code_editor import code_editor
 from engine.lint import Diagnostic
 from studio import markers, state
 
-__all__ = ["blueprint_editor", "cursor_line", "take_edit"]
+__all__ = ["blueprint_editor", "cursor_line", "edit_saved", "take_edit"]
 
 
 def _key() -> str:
@@ -38,20 +38,29 @@ def cursor_line() -> int | None:
 
 
 def take_edit() -> str | None:
-    """Take the user's latest edit into `state.TEXT`; return the new text, or None."""
+    """Take the user's latest edit into `state.TEXT`; return the text still to be saved, or None.
+
+    Every key reaches the studio as its own rerun, and the next key's rerun can stop this one
+    at any access to the session state. So the steps are ordered for a run stopped anywhere:
+    the text is marked "to save" first and the event handled last, and the text stays to be
+    saved until `edit_saved` (a run stopped before its save leaves it to the next run).
+    """
     response: Any = st.session_state.get(_key())
-    if not isinstance(response, dict):
-        return None
-    event = str(response.get("id") or "")
-    new = response.get("text")
-    if not event or event == st.session_state.get(state.EDITOR_EVENT):
-        return None
-    st.session_state[state.EDITOR_EVENT] = event
-    if not isinstance(new, str) or new == state.get_text():
-        return None
-    st.session_state[state.TEXT] = new
-    st.session_state[state.EDITOR_SHOWN] = new
-    return new
+    if isinstance(response, dict):
+        event = str(response.get("id") or "")
+        new = response.get("text")
+        if event and event != st.session_state.get(state.EDITOR_EVENT):
+            if isinstance(new, str) and new != state.get_text():
+                st.session_state[state.EDITOR_UNSAVED] = True
+                st.session_state[state.EDITOR_SHOWN] = new
+                st.session_state[state.TEXT] = new
+            st.session_state[state.EDITOR_EVENT] = event
+    return state.get_text() if st.session_state.get(state.EDITOR_UNSAVED) else None
+
+
+def edit_saved() -> None:
+    """Note that the text `take_edit` returned has been saved."""
+    st.session_state.pop(state.EDITOR_UNSAVED, None)
 
 
 def blueprint_editor(diagnostics: Sequence[Diagnostic]) -> None:
@@ -69,20 +78,9 @@ def blueprint_editor(diagnostics: Sequence[Diagnostic]) -> None:
         lang="yaml",
         key=_key(),
         height=[18, 36],
-        response_mode=["debounce"],
+        response_mode=["debounce"],  # send the text on change (each key: see editor_props)
         props=markers.editor_props(diagnostics),
         keybindings=markers.KEYBINDINGS,
-        options={
-            "useWorker": False,
-            "wrap": True,
-            "showPrintMargin": False,
-            "tabSize": 2,
-            "useSoftTabs": True,
-            "fontSize": 14,
-            "showLineNumbers": True,
-            "showGutter": True,
-            # Esc leaves the text (Tab then moves on through the page); Enter comes back
-            "enableKeyboardAccessibility": True,
-        },
+        options=markers.EDITOR_OPTIONS,
         component_props={"css": markers.MARKER_CSS},
     )

@@ -24,7 +24,10 @@ from tests.studio.browser import (
 
 pytestmark = pytest.mark.browser
 
-PAUSE_S = 2.0  # the studio's editing pause for this test (30 s by default)
+# the studio's editing pause for this test (30 s by default); every key reaches the studio
+# as it is typed, so on a loaded machine two keys' saves can be seconds apart: keep it well
+# above that
+PAUSE_S = 6.0
 
 
 @pytest.fixture(scope="module")
