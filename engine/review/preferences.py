@@ -236,7 +236,9 @@ def agreement(
     """
     counted = agreed = left_out = 0
     for p in picks:
-        said = judges_choice(scores.get((p.prompt_id, p.model_a)), scores.get((p.prompt_id, p.model_b)))
+        said = judges_choice(
+            scores.get((p.prompt_id, p.model_a)), scores.get((p.prompt_id, p.model_b))
+        )
         if said is None:
             left_out += 1
             continue

@@ -141,7 +141,13 @@ def test_judges_agree_by_the_higher_score_or_within_the_margin_for_same():
         {("p1", A): "x", ("p1", B): "y", ("p2", A): "x", ("p2", B): "y", ("p3", A): "x"},
     )
     found = agreement(
-        [pick("a"), pick("b", who="ana"), pick("same", "p2"), pick("a", "p2", who="ana"), pick("a", "p3")],
+        [
+            pick("a"),
+            pick("b", who="ana"),
+            pick("same", "p2"),
+            pick("a", "p2", who="ana"),
+            pick("a", "p3"),
+        ],
         cell_scores(comp),
     )
     # p1: a agrees, b does not; p2 (0.02 apart): same agrees, a does not; p3 has no B score

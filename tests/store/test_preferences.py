@@ -42,7 +42,9 @@ def test_picks_are_kept_and_read_back_after_reopening(opener):
     run = new_run(first)
     given = [
         preference(run),
-        preference(run, "ana@example.org", choice="same", created_at="2026-12-01T06:01:00.000+00:00"),
+        preference(
+            run, "ana@example.org", choice="same", created_at="2026-12-01T06:01:00.000+00:00"
+        ),
         preference(run, prompt_id="q2", choice="a", created_at="2026-12-01T06:02:00.000+00:00"),
     ]
     for row in given:
@@ -57,7 +59,9 @@ def test_a_new_pick_replaces_the_reviewers_earlier_pick_on_the_pair(opener):
     run = new_run(store)
     store.save_preference(preference(run))
     store.save_preference(preference(run, "ana@example.org"))
-    store.save_preference(preference(run, choice="same", created_at="2026-12-01T07:00:00.000+00:00"))
+    store.save_preference(
+        preference(run, choice="same", created_at="2026-12-01T07:00:00.000+00:00")
+    )
     found = {(p.reviewer, p.choice) for p in store.preferences(run)}
     assert found == {("me", "same"), ("ana@example.org", "b")}
 
