@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from engine.stats.proportion import wilson
 from engine.store import open_store
 from tests.fakes.llm_server import FakeLLM
+from tests.studio.a11y import axe_source, serious_violations
 from tests.studio.browser import click_quiet, new_page, running_studio, screenshot, wait_quiet
 from tests.studio.conftest import scripted
 from tests.studio.helpers import make_run
@@ -88,6 +89,7 @@ def test_three_picks_with_hidden_names_give_a_win_rate_on_the_results_page(
             if done == 0:
                 expect(page.get_by_text("<b>bold?</b>")).to_have_count(1)  # never as HTML
                 expect(page.get_by_text(re.compile("seed|token", re.I))).to_have_count(0)
+                assert serious_violations(page, axe_source()) == []
                 _shot(page, "compare-answers")
             if want == "same":
                 label = "About the same"
