@@ -54,15 +54,16 @@ LOGIN_PATH = "login"
 ADMIN_PATH = "admin"
 """The url_path of the admin page (team mode: members and their roles)."""
 
-WORK_PAGES = ("editor", "run", "results", "history", "compare", "settings")
+WORK_PAGES = ("editor", "run", "results", "history", "compare", "preferences", "settings")
 """The studio's own pages (see `studio.navigation.PAGES`)."""
 
 ROLE_PAGES: dict[Role, tuple[str, ...]] = {
     "viewer": ("results", "history", "compare"),
-    "editor": ("editor", "run", "results", "history", "compare"),
+    "editor": ("editor", "run", "results", "history", "compare", "preferences"),
     "admin": (*WORK_PAGES, ADMIN_PATH),
 }
-"""What each team role may open (besides share links): editors write and run, viewers read."""
+"""What each team role may open (besides share links): editors write, run and compare answers;
+viewers read."""
 
 Verdict = Literal["ok", "unknown", "revoked", "expired", "login"]
 """What a share link gives its visitor: the run, or why not."""

@@ -28,6 +28,9 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("app_pages/results.py", "Results", ":material/leaderboard:", "results"),
     PageSpec("app_pages/history.py", "History", ":material/history:", "history"),
     PageSpec("app_pages/compare.py", "Compare runs", ":material/compare_arrows:", "compare"),
+    PageSpec(
+        "app_pages/preferences.py", "Compare answers", ":material/thumbs_up_down:", "preferences"
+    ),
     PageSpec("app_pages/settings.py", "Settings", ":material/settings:", "settings"),
 )
 

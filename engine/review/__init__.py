@@ -1,4 +1,4 @@
-"""Human review of judged points and judge calibration: agreement, disagreements, editor marks."""
+"""Human review of judged points and judge calibration; people's picks between two answers."""
 
 from engine.report.reviews import JudgedPoint, PointReviews, judged_points, match_reviews
 from engine.review.calibration import (

@@ -2,6 +2,7 @@
 
 from engine.store.base import RunWriter, Store, new_run_id, open_store
 from engine.store.migrations import MIGRATIONS, migrate
+from engine.store.preferences import Choice, PreferenceRow
 from engine.store.reviews import (
     MAX_COMMENT_CHARS,
     ReviewRow,
@@ -41,12 +42,14 @@ __all__ = [
     "CallRow",
     "CellRow",
     "CellStatus",
+    "Choice",
     "DraftRow",
     "DraftVersion",
     "JudgmentRow",
     "LinkState",
     "LiveStatus",
     "ModelTotals",
+    "PreferenceRow",
     "ReviewRow",
     "Role",
     "RunRecord",

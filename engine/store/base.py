@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from engine.errors import StoreError
 from engine.store.members import MemberStore
+from engine.store.preferences import PreferenceRow
 from engine.store.reviews import ReviewRow
 from engine.store.rows import (
     CacheEntry,
@@ -329,6 +330,16 @@ class Store(MemberStore, Protocol):
         A verdict is keyed by its answer's text, not its run: match it to a run's points with
         `engine.review.match_reviews`.
         """
+        ...
+
+    # --- preferences between two answers (`engine.store.preferences`) --------------------
+
+    def save_preference(self, row: PreferenceRow) -> None:
+        """Record a pick; it replaces the same reviewer's earlier pick on the same pair."""
+        ...
+
+    def preferences(self, run_id: str) -> list[PreferenceRow]:
+        """Every pick on a run's answers, oldest first."""
         ...
 
 

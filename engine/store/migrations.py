@@ -265,6 +265,21 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
         CREATE INDEX member_sessions_email ON member_sessions(email);
         """,
     ),
+    (
+        "012_preferences",
+        """
+        CREATE TABLE preferences (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            prompt_id TEXT NOT NULL,
+            model_a TEXT NOT NULL,
+            model_b TEXT NOT NULL,
+            reviewer TEXT NOT NULL,
+            choice TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (run_id, prompt_id, model_a, model_b, reviewer)
+        );
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

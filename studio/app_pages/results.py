@@ -12,6 +12,7 @@ from engine.store import RunRecord
 from studio import access, drafts, runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
 from studio.components.keypoints_view import AddPoints
+from studio.components.preferences_view import preferences_section
 from studio.components.rescore_panel import rescore_panel, rescored_from_note
 from studio.components.results_view import init_view, render_results
 from studio.components.review_panel import can_review
@@ -271,6 +272,8 @@ def _show_run(run_id: str, view: share.ResultsView) -> None:
         link=_share_link(run_id),
         add_points=_points_adder(loaded.run),
     )
+    if loaded.run.live_status == "completed":
+        preferences_section(results, run_id, may_pick="preferences" in access.allowed_pages(VIEWER))
 
 
 def _render(

@@ -12,7 +12,15 @@ import psycopg
 
 from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
-from engine.store import CacheEntry, CallRow, JudgmentRow, ReviewRow, answer_hash, criterion_hash
+from engine.store import (
+    CacheEntry,
+    CallRow,
+    JudgmentRow,
+    PreferenceRow,
+    ReviewRow,
+    answer_hash,
+    criterion_hash,
+)
 from engine.store.copy import table_order
 from engine.store.queue_book import QUEUE_TABLES
 from engine.store.sqlite import SQLiteStore
@@ -100,6 +108,11 @@ def _personal_store(path: Path, out: Path) -> str:
                 "2026-12-01T06:00:00.000+00:00",
             )
         ]
+    )
+    store.save_preference(
+        PreferenceRow(
+            run_id, cell.prompt_id, "openai:a", "openai:b", "alice@example.org", "same", "2026"
+        )
     )
     return run_id
 

@@ -26,6 +26,7 @@ def test_every_page_renders_its_empty_state(spec):
         "results": "No results to show yet",
         "history": "No runs yet",
         "compare": "Comparing needs two runs",
+        "preferences": "No finished run yet",
         "settings": "API keys are read from the environment first",
     }[spec.url_path]
     assert expected in says

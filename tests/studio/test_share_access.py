@@ -22,7 +22,7 @@ def test_a_stranger_gets_the_login_and_share_pages_only():
     for refusal in ("denied", "disabled", "removed", "logout", "idle"):
         refused = Viewer(team=True, logged_in=False, email="eve@example.org", refusal=refusal)  # type: ignore[arg-type]
         assert set(allowed_pages(refused)) == {"login", "share"}
-    work = {"editor", "run", "results", "history", "compare", "settings", "share"}
+    work = {"editor", "run", "results", "history", "compare", "preferences", "settings", "share"}
     assert set(allowed_pages(OWNER)) == work
 
 
@@ -31,17 +31,9 @@ def test_each_role_gets_its_pages():
         return set(allowed_pages(Viewer(team=True, logged_in=True, email="a@x.org", role=role)))  # type: ignore[arg-type]
 
     assert pages("viewer") == {"results", "history", "compare", "share"}
-    assert pages("editor") == {"editor", "run", "results", "history", "compare", "share"}
-    assert pages("admin") == {
-        "editor",
-        "run",
-        "results",
-        "history",
-        "compare",
-        "settings",
-        "admin",
-        "share",
-    }
+    editor = {"editor", "run", "results", "history", "compare", "preferences", "share"}
+    assert pages("editor") == editor
+    assert pages("admin") == editor | {"settings", "admin"}
 
 
 def test_link_verdicts():
