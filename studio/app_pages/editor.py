@@ -60,6 +60,17 @@ def _autosave(text: str) -> None:
     )
 
 
+def _keep(text: str, note: str) -> int:
+    """Keep `text` as a new version of the session's draft (made when needed), with `note`."""
+    did = state.draft_id()
+    if did is None:
+        did = state.new_draft_id()
+        st.session_state[state.DRAFT_ID] = did
+    return services.store().save_draft(
+        did, text, _title_of(text), explicit=True, note=note, author=VIEWER.email
+    )
+
+
 def _open(text: str, source: str | None, message: str) -> None:
     """Open new text in the editor as a draft of its own (earlier drafts stay saved).
 
@@ -371,7 +382,7 @@ def main() -> None:
             )
             blueprint_editor(diagnostics)
         parsed = services.parse(text, source)
-        drafting_panel(parsed if isinstance(parsed, Blueprint) else None)
+        drafting_panel(parsed if isinstance(parsed, Blueprint) else None, _keep)
         st.page_link("app_pages/run.py", label="Run this blueprint", icon=":material/play_circle:")
         did = state.draft_id()
         if did is not None:

@@ -17,6 +17,7 @@ from engine.drafting.insert import insert_points
 from engine.errors import EngineError
 from studio import services, state
 from studio.components.editor import cursor_line
+from studio.components.extend_panel import Keep, extend_section
 from studio.textsafe import safe_markdown
 
 __all__ = [
@@ -159,8 +160,14 @@ def _result() -> None:
     cols[1].button("Discard", on_click=_discard, key="draft-discard")
 
 
-def drafting_panel(blueprint: Blueprint | None) -> None:
-    """The "Drafting help" expander: draft from a goal, or suggest points for a prompt."""
+def drafting_panel(blueprint: Blueprint | None, keep: Keep | None = None) -> None:
+    """The "Drafting help" expander: draft from a goal, suggest points, or add prompts.
+
+    Args:
+        blueprint: The parsed blueprint, or None when the text cannot be read.
+        keep: Saves accepted new prompts as a version of the draft; without it, the "Add
+            prompts" part is not offered.
+    """
     with st.expander("Drafting help: a model drafts, you decide"):
         st.text_input(
             "Model",
@@ -190,3 +197,6 @@ def drafting_panel(blueprint: Blueprint | None) -> None:
                 key="draft-points",
             )
         _result()
+        if keep is not None:
+            st.divider()
+            extend_section(_model, keep, reply_excerpt)
