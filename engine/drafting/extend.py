@@ -18,7 +18,15 @@ from engine.blueprint import parse_blueprint
 from engine.blueprint.layout import split_layout
 from engine.blueprint.models import Blueprint
 from engine.blueprint.source import load_yaml_documents
-from engine.drafting.check import Draft, DraftRefused, _fixed, _parse, _usable, _with_reply, _yaml_of
+from engine.drafting.check import (
+    Draft,
+    DraftRefused,
+    _fixed,
+    _parse,
+    _usable,
+    _with_reply,
+    _yaml_of,
+)
 from engine.drafting.extend_prompts import (
     MAX_NEW_PROMPTS,
     MAX_SOURCE_CHARS,

@@ -15,6 +15,7 @@ import streamlit as st
 from engine.drafting import DraftRefused
 from engine.drafting.extend import MAX_SOURCE_CHARS, Extension, add_prompts, prompts_from_source
 from studio import services, state
+from studio.components.draft_notes import fix_notes, refusal
 from studio.textdiff import line_diff
 from studio.textsafe import safe_markdown
 
@@ -82,16 +83,11 @@ def _discard() -> None:
     st.session_state.pop(EXTEND_KEY, None)
 
 
-def _result(keep: Keep, excerpt: Callable[[str], str]) -> None:
+def _result(keep: Keep) -> None:
     result = st.session_state.get(EXTEND_KEY)
     if not isinstance(result, dict):
         return
-    if "error" in result:
-        st.error(safe_markdown(str(result["error"])))
-        reply = result.get("reply")
-        if isinstance(reply, str) and reply.strip():
-            st.caption("What the model replied (its own words, shown as plain text):")
-            st.code(excerpt(reply), language=None, wrap_lines=True)
+    if refusal(result):
         return
     added = [str(a) for a in result["added"]]
     diff = line_diff(str(result["before"]), str(result["text"]), "now", "with the new prompts")
@@ -101,14 +97,8 @@ def _result(keep: Keep, excerpt: Callable[[str], str]) -> None:
         f"{'s' if diff.added != 1 else ''} added. Nothing is in your blueprint until you add "
         "them; nothing is run."
     )
-    st.code(diff.text, language="diff")  # plain text: the model's lines are never markup
-    for fix in result.get("fixed") or []:
-        st.caption("Fixed: " + safe_markdown(str(fix)))
-    for suggestion in result.get("suggested") or []:
-        st.caption(
-            "Suggested, not applied (it could change a score; the editor offers it): "
-            + safe_markdown(str(suggestion))
-        )
+    st.code(diff.text, language="diff", wrap_lines=True)  # plain text, never markup
+    fix_notes(result)
     cols = st.columns(2)
     cols[0].button(
         "Add these prompts to the blueprint",
@@ -120,13 +110,12 @@ def _result(keep: Keep, excerpt: Callable[[str], str]) -> None:
     cols[1].button("Discard", on_click=_discard, key="extend-discard")
 
 
-def extend_section(model: Callable[[], str], keep: Keep, excerpt: Callable[[str], str]) -> None:
+def extend_section(model: Callable[[], str], keep: Keep) -> None:
     """Ask `model` for more prompts (from guidance or a source text); show them; add on accept.
 
     Args:
         model: The drafting model chosen in the panel (read at the click).
         keep: Saves an accepted text as a new version of the draft.
-        excerpt: Cuts a refused reply to the length shown.
     """
     st.markdown("**Add prompts**")
     st.text_input(
@@ -154,4 +143,4 @@ def extend_section(model: Callable[[], str], keep: Keep, excerpt: Callable[[str]
         args=(model,),
         key="extend-source",
     )
-    _result(keep, excerpt)
+    _result(keep)

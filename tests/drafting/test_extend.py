@@ -76,7 +76,10 @@ def test_more_prompts_than_one_request_may_add_are_refused():
     answer = "".join(f"- id: p{i}\n  prompt: Question {i}?\n" for i in range(MAX_NEW_PROMPTS + 1))
     with pytest.raises(DraftRefused, match=f"proposed {MAX_NEW_PROMPTS + 1} prompts"):
         read_new_prompts(answer, CURRENT)
-    assert len(parse_blueprint(read_new_prompts(answer.split("- id: p10")[0], CURRENT).text).prompts) == 11
+    assert (
+        len(parse_blueprint(read_new_prompts(answer.split("- id: p10")[0], CURRENT).text).prompts)
+        == 11
+    )
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
@@ -109,7 +112,7 @@ def test_a_source_over_the_limit_is_refused_plainly_before_any_call(fake_llm):
 
 
 def test_an_unreadable_blueprint_is_refused_before_any_call(fake_llm):
-    with pytest.raises(DraftRefused, match="cannot be read.*Fix it first"):
+    with pytest.raises(DraftRefused, match=r"cannot be read.*Fix it first"):
         add_prompts(
             open_store(), "openai:drafter", "- prompt: [x\n", "more", environ=fake_llm.env()
         )

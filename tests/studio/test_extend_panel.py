@@ -5,24 +5,16 @@ from __future__ import annotations
 from engine.drafting.extend import MAX_SOURCE_CHARS
 from engine.store import open_store
 from studio import state
-from studio.components.drafting_panel import MODEL_KEY
 from studio.components.extend_panel import EXTEND_KEY, GUIDANCE_KEY, SOURCE_KEY
 from tests.drafting.test_extend import CURRENT, TWO_MORE
 from tests.fakes.scripted import answer_as
-from tests.studio.helpers import app, texts
+from tests.studio.helpers import texts
+from tests.studio.test_drafting_panel import _button
+from tests.studio.test_drafting_panel import _editor as editor_with
 
 
 def _editor():
-    at = app()
-    at.session_state[state.TEXT] = CURRENT
-    at.run()
-    assert not at.exception
-    at.text_input(key=MODEL_KEY).set_value("openai:drafter")
-    return at
-
-
-def _button(at, key):
-    return next(b for b in at.button if b.key == key)
+    return editor_with(None, CURRENT)
 
 
 def test_new_prompts_are_shown_as_a_diff_and_accepting_keeps_a_version(llm_env, scripted_llm):
