@@ -1,6 +1,7 @@
 """The durable store: runs, cells, calls, judgments, caches and drafts, behind one typed interface."""
 
 from engine.store.base import RunWriter, Store, new_run_id, open_store
+from engine.store.conversations import DraftMessage, MessageRole, ProposalStatus
 from engine.store.migrations import MIGRATIONS, migrate
 from engine.store.reviews import (
     MAX_COMMENT_CHARS,
@@ -41,12 +42,15 @@ __all__ = [
     "CallRow",
     "CellRow",
     "CellStatus",
+    "DraftMessage",
     "DraftRow",
     "DraftVersion",
     "JudgmentRow",
     "LinkState",
     "LiveStatus",
+    "MessageRole",
     "ModelTotals",
+    "ProposalStatus",
     "ReviewRow",
     "Role",
     "RunRecord",
