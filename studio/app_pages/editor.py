@@ -13,6 +13,7 @@ from engine.errors import InputError
 from engine.lint import Diagnostic, Fix, apply_fix
 from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
+from studio.components.conversation_panel import conversation_panel
 from studio.components.drafting_panel import drafting_panel
 from studio.components.editor import blueprint_editor, take_edit
 from studio.components.publish_panel import publish_popover
@@ -388,6 +389,8 @@ def main() -> None:
         if did is not None:
             versions_panel(did, _restore)
     with right:
+        if did is not None:  # first: the problems below change in number as the text does
+            conversation_panel(did, text, _keep, VIEWER.email)
         _problems(diagnostics)
     st.divider()
     try_response(text)
