@@ -58,3 +58,15 @@ def test_a_hostile_answer_is_refused_and_shown_as_plain_text(llm_env, scripted_l
     assert any("<b onmouseover=x>" in str(c.value) for c in at.code)
     assert not [b for b in at.button if b.key == "extend-accept"]
     assert at.session_state[state.TEXT] == CURRENT
+
+
+def test_prompts_drafted_for_an_older_text_are_not_added(llm_env, scripted_llm):
+    scripted_llm.reply_with(answer_as("drafter", TWO_MORE))
+    at = _editor()
+    at.text_input(key=GUIDANCE_KEY).set_value("two more about edge cases")
+    _button(at, "extend-guidance").click().run()
+    at.session_state[state.TEXT] = CURRENT + "# typed meanwhile\n"
+    _button(at, "extend-accept").click().run()
+    assert at.session_state[state.TEXT] == CURRENT + "# typed meanwhile\n"
+    assert any("changed after the prompts were drafted" in w for w in texts(at, "warning"))
+    assert EXTEND_KEY not in at.session_state
