@@ -17,6 +17,7 @@ from tests.drafting.test_extend import CURRENT
 from tests.fakes.llm_replies import FakeRequest
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.scripted import answer_as
+from tests.studio.a11y import AXE, serious_violations
 from tests.studio.browser import (
     Studio,
     click_quiet,
@@ -83,6 +84,8 @@ def test_ask_answer_propose_apply_and_find_the_conversation_again(
         assert editor_text(page) == CURRENT  # shown, not applied
         SHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(element_screenshot(panel, "converse-chat"), SHOTS / "chat-panel.png")
+        if AXE.is_file():  # the chat, its diff and its buttons (scripts/test installs axe)
+            assert serious_violations(page, AXE.read_text(encoding="utf-8")) == []
         click_quiet(page, panel.get_by_role("button", name="Apply this proposal"))
         page.get_by_text("Applied the assistant's proposal as version").wait_for()
         wait_quiet(page)
