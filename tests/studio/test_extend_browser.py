@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.drafting.test_extend import CURRENT, TWO_MORE
 from tests.fakes.llm_server import FakeLLM
 from tests.fakes.scripted import answer_as
+from tests.studio.a11y import AXE, serious_violations
 from tests.studio.browser import (
     Studio,
     click_quiet,
@@ -78,6 +79,8 @@ def test_ask_for_more_prompts_read_the_diff_accept_and_see_a_new_version(
         assert "two more about edge cases of tax residency" in fake.calls[-1].last_user
         assert editor_text(page) == CURRENT  # shown, not added
         _shot(page, panel, "add-prompts-diff")
+        if AXE.is_file():  # the diff and its buttons (scripts/test installs axe)
+            assert serious_violations(page, AXE.read_text(encoding="utf-8")) == []
         click_quiet(page, panel.get_by_role("button", name="Add these prompts to the blueprint"))
         page.get_by_text("Added 2 prompts (dual, days-2) as version").wait_for()
         wait_quiet(page)
