@@ -6,7 +6,13 @@ prompt. Both ask for plain Weval YAML; the answer is never trusted (see `engine.
 
 from __future__ import annotations
 
-__all__ = ["DRAFT_MAX_TOKENS", "DRAFT_TEMPERATURE", "goal_messages", "points_messages"]
+__all__ = [
+    "DRAFT_MAX_TOKENS",
+    "DRAFT_TEMPERATURE",
+    "goal_messages",
+    "points_messages",
+    "rules",
+]
 
 DRAFT_TEMPERATURE = 0.3
 DRAFT_MAX_TOKENS = 4000
@@ -18,6 +24,11 @@ _RULES = """Rules for the YAML:
 - You may use these point functions: $contains, $icontains, $not_contains, $regex,
   $word_count_between. Never use $call, $external, $factcheck or $js.
 - No anchors, aliases, tags, HTML, links or ${...} placeholders."""
+
+
+def rules() -> str:
+    """The rules every drafting request states for the YAML it asks for."""
+    return _RULES
 
 
 def goal_messages(goal: str) -> list[dict[str, str]]:

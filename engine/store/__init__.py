@@ -1,6 +1,7 @@
 """The durable store: runs, cells, calls, judgments, caches and drafts, behind one typed interface."""
 
 from engine.store.base import RunWriter, Store, new_run_id, open_store
+from engine.store.conversations import DraftMessage, MessageRole, ProposalStatus
 from engine.store.migrations import MIGRATIONS, migrate
 from engine.store.preferences import Choice, PreferenceRow
 from engine.store.reviews import (
@@ -43,13 +44,16 @@ __all__ = [
     "CellRow",
     "CellStatus",
     "Choice",
+    "DraftMessage",
     "DraftRow",
     "DraftVersion",
     "JudgmentRow",
     "LinkState",
     "LiveStatus",
+    "MessageRole",
     "ModelTotals",
     "PreferenceRow",
+    "ProposalStatus",
     "ReviewRow",
     "Role",
     "RunRecord",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine.errors import StoreError
+from engine.store.conversations import ConversationStore
 from engine.store.members import MemberStore
 from engine.store.preferences import PreferenceRow
 from engine.store.reviews import ReviewRow
@@ -81,7 +82,7 @@ class RunWriter(Protocol):
         ...
 
 
-class Store(MemberStore, Protocol):
+class Store(MemberStore, ConversationStore, Protocol):
     """The system of record: drafts, blueprints, runs, cells, calls, judgments and the cache.
 
     Every statement against the tables lives in a backend; callers see typed rows only.

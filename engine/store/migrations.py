@@ -280,6 +280,22 @@ MIGRATIONS: list[tuple[str, str | dict[Dialect, str]]] = [
         );
         """,
     ),
+    (
+        "013_draft_messages",
+        """
+        CREATE TABLE draft_messages (
+            draft_id TEXT NOT NULL REFERENCES drafts(id) ON DELETE CASCADE,
+            number BIGINT NOT NULL,
+            role TEXT NOT NULL,
+            content TEXT NOT NULL,
+            proposal TEXT,
+            status TEXT,
+            author TEXT,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (draft_id, number)
+        );
+        """,
+    ),
 ]
 """Every migration, in order: `(name, sql)` or `(name, {dialect: sql})` (see the module doc)."""
 

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.jsonfast import loads
+from engine.store.conversations import ConversationQueries
 from engine.store.drafts import DraftQueries
 from engine.store.members import MemberQueries
 from engine.store.migrations import now
@@ -55,7 +56,9 @@ def _run(row: tuple[Any, ...], names: list[str]) -> RunRecord:
 _SHARE_COLUMNS = "token, run_id, audience, created_at, expires_at, revoked_at, created_by"
 
 
-class SQLStore(DraftQueries, ReviewQueries, PreferenceQueries, MemberQueries, ABC):
+class SQLStore(
+    DraftQueries, ConversationQueries, ReviewQueries, PreferenceQueries, MemberQueries, ABC
+):
     """The `engine.store.base.Store` contract in SQL with `?` placeholders, for any backend."""
 
     # `location` and `_query` (one statement, its own transaction) are a backend's, declared

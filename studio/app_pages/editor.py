@@ -13,6 +13,7 @@ from engine.errors import InputError
 from engine.lint import Diagnostic, Fix, apply_fix
 from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
+from studio.components.conversation_panel import conversation_panel
 from studio.components.drafting_panel import drafting_panel
 from studio.components.editor import blueprint_editor, edit_saved, take_edit
 from studio.components.publish_panel import publish_popover
@@ -57,6 +58,17 @@ def _autosave(text: str) -> None:
         _title_of(text),
         author=VIEWER.email,
         pause_s=user_settings().version_pause_s,
+    )
+
+
+def _keep(text: str, note: str) -> int:
+    """Keep `text` as a new version of the session's draft (made when needed), with `note`."""
+    did = state.draft_id()
+    if did is None:
+        did = state.new_draft_id()
+        st.session_state[state.DRAFT_ID] = did
+    return services.store().save_draft(
+        did, text, _title_of(text), explicit=True, note=note, author=VIEWER.email
     )
 
 
@@ -373,12 +385,14 @@ def main() -> None:
             )
             blueprint_editor(diagnostics)
         parsed = services.parse(text, source)
-        drafting_panel(parsed if isinstance(parsed, Blueprint) else None)
+        drafting_panel(parsed if isinstance(parsed, Blueprint) else None, _keep)
         st.page_link("app_pages/run.py", label="Run this blueprint", icon=":material/play_circle:")
         did = state.draft_id()
         if did is not None:
             versions_panel(did, _restore)
     with right:
+        if did is not None:  # first: the problems below change in number as the text does
+            conversation_panel(did, text, _keep, VIEWER.email)
         _problems(diagnostics)
     st.divider()
     try_response(text)

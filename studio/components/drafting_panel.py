@@ -16,7 +16,9 @@ from engine.drafting import DraftRefused, draft_from_goal, suggest_points
 from engine.drafting.insert import insert_points
 from engine.errors import EngineError
 from studio import services, state
+from studio.components.draft_notes import fix_notes, refusal, reply_excerpt
 from studio.components.editor import cursor_line
+from studio.components.extend_panel import Keep, extend_section
 from studio.textsafe import safe_markdown
 
 __all__ = [
@@ -34,15 +36,6 @@ GOAL_KEY = "draft_goal"
 PROMPT_KEY = "draft_prompt"
 RESULT_KEY = "draft_result"
 DEFAULT_MODEL = "openrouter:google/gemini-2.5-flash"
-REPLY_SHOWN = 4000
-"""How much of a refused reply is shown (characters)."""
-
-
-def reply_excerpt(reply: str, limit: int = REPLY_SHOWN) -> str:
-    """The start of a model's reply, cut at `limit` characters with a note of what is left."""
-    if len(reply) <= limit:
-        return reply
-    return f"{reply[:limit]}\n… ({len(reply) - limit:,} more characters not shown)"
 
 
 def prompt_at(blueprint: Blueprint, line: int | None) -> int:
@@ -127,12 +120,7 @@ def _result() -> None:
     result = st.session_state.get(RESULT_KEY)
     if not isinstance(result, dict):
         return
-    if "error" in result:
-        st.error(safe_markdown(str(result["error"])))
-        reply = result.get("reply")
-        if isinstance(reply, str) and reply.strip():
-            st.caption("What the model replied (its own words, shown as plain text):")
-            st.code(reply_excerpt(reply), language=None, wrap_lines=True)
+    if refusal(result):
         return
     where = (
         f"points for prompt {result.get('prompt_id')}" if result["kind"] == "points" else "draft"
@@ -142,13 +130,7 @@ def _result() -> None:
         "blueprint until you add it; nothing is run."
     )
     st.code(str(result["text"]), language="yaml")
-    for fix in result.get("fixed") or []:
-        st.caption("Fixed: " + safe_markdown(str(fix)))
-    for suggestion in result.get("suggested") or []:
-        st.caption(
-            "Suggested, not applied (it could change a score; the editor offers it): "
-            + safe_markdown(str(suggestion))
-        )
+    fix_notes(result)
     cols = st.columns(2)
     label = (
         "Replace the editor's text with this draft"
@@ -159,8 +141,14 @@ def _result() -> None:
     cols[1].button("Discard", on_click=_discard, key="draft-discard")
 
 
-def drafting_panel(blueprint: Blueprint | None) -> None:
-    """The "Drafting help" expander: draft from a goal, or suggest points for a prompt."""
+def drafting_panel(blueprint: Blueprint | None, keep: Keep | None = None) -> None:
+    """The "Drafting help" expander: draft from a goal, suggest points, or add prompts.
+
+    Args:
+        blueprint: The parsed blueprint, or None when the text cannot be read.
+        keep: Saves accepted new prompts as a version of the draft; without it, the "Add
+            prompts" part is not offered.
+    """
     with st.expander("Drafting help: a model drafts, you decide"):
         st.text_input(
             "Model",
@@ -190,3 +178,6 @@ def drafting_panel(blueprint: Blueprint | None) -> None:
                 key="draft-points",
             )
         _result()
+        if keep is not None:
+            st.divider()
+            extend_section(_model, keep)

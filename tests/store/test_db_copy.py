@@ -84,6 +84,7 @@ def _personal_store(path: Path, out: Path) -> str:
     )
     writer.close()
     store.save_draft("d1", "title: draft\n", "draft")
+    store.add_draft_message("d1", "user", "Make the first prompt harder.")
     store.create_share_link(run_id, "anyone", created_by="alice@example.org")
     store.save_executive_summary(
         run_id, {"modelId": "openai:s", "content": "Ünï", "isStructured": False}

@@ -33,7 +33,7 @@ def preference(run_id: str, reviewer: str = "me", **changes: object) -> Preferen
 
 def test_the_migration_is_the_last_and_applied(opener):
     store: Store = opener()
-    assert MIGRATIONS[-1][0] == "012_preferences"
+    assert "012_preferences" in dict(MIGRATIONS)
     assert "012_preferences" in store.applied_migrations()
 
 

@@ -11,9 +11,9 @@ from tests.studio.helpers import app, texts
 START = "title: Mine\n---\n- id: first\n  prompt: Hi\n- id: second\n  prompt: Capital of France?\n"
 
 
-def _editor(llm_env):
+def _editor(llm_env, text=START):
     at = app()
-    at.session_state[state.TEXT] = START
+    at.session_state[state.TEXT] = text
     at.run()
     assert not at.exception
     at.text_input(key=MODEL_KEY).set_value("openai:drafter")
