@@ -8,6 +8,7 @@ from engine.edit.keypoints import add_should_points
 from engine.edit.nodes import EditError
 from engine.errors import InputError
 from engine.report.costs import run_cost_text
+from engine.report.views.overview import date_words
 from engine.store import RunRecord
 from studio import access, drafts, runs, services, share, state
 from studio.components.common import no_such_run, notice, slug, status_badge
@@ -103,8 +104,9 @@ def _run_header(run: RunRecord, results: Results | None) -> None:
     with cols[1]:
         status_badge(status, runs.status_word(status))
     models = safe_markdown(", ".join(str(m) for m in run.options.get("models") or []))
+    when = date_words(run.created_at) or run.created_at[:16].replace("T", " ") + " UTC"
     st.caption(
-        f"Run of {run.created_at[:16].replace('T', ' ')} UTC · models: {models} · "
+        f"Run of {when} · models: {models} · "
         f"{run.done_cells} of {run.total_cells} answers scored · "
         + (
             safe_markdown(results.cost.breakdown())  # the leaderboard's, report's, JSON's figures

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.report.views.overview import date_words
 from engine.store.share_links import is_share_token, share_url
 from studio import access, services
 from studio.components.common import slug
@@ -34,10 +35,8 @@ def main() -> None:
         return
     run = loaded.run
     st.subheader(safe_markdown(run.title or "Untitled blueprint"))
-    st.caption(
-        f"Run of {run.created_at[:16].replace('T', ' ')} UTC · read-only · "
-        f"{run.done_cells} of {run.total_cells} answers scored"
-    )
+    when = date_words(run.created_at) or run.created_at[:16].replace("T", " ") + " UTC"
+    st.caption(f"Run of {when} · read-only · {run.done_cells} of {run.total_cells} answers scored")
     if loaded.results is None:
         st.info("No answer has been scored yet.")
         return

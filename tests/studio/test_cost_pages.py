@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 
 from engine.report.runcost import money_text
+from engine.report.views.overview import date_words
 from engine.run.assemble import run_cost
 from engine.store import open_store
 from tests.studio.conftest import run_or_paths
@@ -28,6 +30,10 @@ def test_results_header_leaderboard_and_history_show_the_runs_one_cost(llm_env):
     header = next(c for c in texts(at, "caption") if c.startswith("Run of "))
     shown = f"cost {money_text(cost.total)} (judging {money_text(cost.judging)})"
     assert shown in header  # as read (`texts` takes the Markdown escapes off)
+    run = store.get_run(run_id)
+    assert run is not None
+    assert header.startswith(f"Run of {date_words(run.created_at)} · ")  # as the share page
+    assert re.match(r"Run of \d{1,2} [A-Z][a-z]+ 20\d\d, \d\d:\d\d UTC · ", header)
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     for model in ("openai:fake-a", "openai:fake-b"):
         line = next(r for r in board.splitlines() if f"| {model} |" in r)
