@@ -38,6 +38,10 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def _named(lines: list[str]) -> list[str]:
     if len(lines) <= MAX_NAMED:
         return lines
@@ -55,7 +59,8 @@ def quick_try_summary(comparison: Comparison, link: str | None = None) -> str:
         The summary, beginning with `SUMMARY_PREFIX`.
     """
     models = [m for m in comparison.models if m != IDEAL_MODEL_ID]
-    lines = [f"{SUMMARY_PREFIX} ({len(comparison.prompt_ids)} prompts, {len(models)} models):"]
+    prompts = _count(len(comparison.prompt_ids), "prompt")
+    lines = [f"{SUMMARY_PREFIX} ({prompts}, {_count(len(models), 'model')}):"]
     failures = 0
     for model in models:
         cells = [comparison.cell(p, model) for p in comparison.prompt_ids]
@@ -64,7 +69,7 @@ def quick_try_summary(comparison: Comparison, link: str | None = None) -> str:
         failures += failed
         average = f"average {sum(scores) / len(scores):.2f}" if scores else "no score"
         fails = f", {failed} failed" if failed else ""
-        lines.append(f"- {model}: {average} over {len(scores)} scored prompts{fails}")
+        lines.append(f"- {model}: {average} over {_count(len(scores), 'scored prompt')}{fails}")
     low: list[str] = []
     zero: list[str] = []
     for prompt in comparison.prompt_ids:
@@ -82,9 +87,7 @@ def quick_try_summary(comparison: Comparison, link: str | None = None) -> str:
         texts = [a.key_point_text for a in scored[0].assessments]
         for index, text in enumerate(texts):
             extents = [
-                c.assessments[index].coverage_extent
-                for c in scored
-                if index < len(c.assessments)
+                c.assessments[index].coverage_extent for c in scored if index < len(c.assessments)
             ]
             if len(extents) == len(scored) and all(e == 0 for e in extents):
                 zero.append(

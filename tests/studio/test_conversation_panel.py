@@ -75,7 +75,7 @@ def test_a_quick_try_is_a_stored_run_whose_summary_the_assistant_reads_next(llm_
     assert run.options["max_cost_usd"] == MAX_COST_USD
     [said] = open_store().draft_messages("d1")
     assert said.role == "assistant" and said.proposal is None
-    assert said.content.startswith("Quick try results (1 prompts, 2 models):")
+    assert said.content.startswith("Quick try results (1 prompt, 2 models):")
     assert "prompt days scored 0.00 or less on every model" in said.content
     assert '"Mentions the 183-day rule." scored 0 on every model' in said.content
     assert said.content.endswith(f"Full results: /results?run={run.id}")
