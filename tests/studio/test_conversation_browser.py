@@ -62,19 +62,25 @@ def _say(page: Any, panel: Any, text: str) -> None:
     wait_quiet(page)
 
 
+def _open_panel(page: Any, studio: Studio, tmp_path: Path, field: str, value: str) -> Any:
+    """Open CURRENT, open the conversation panel and type `value` key by key into `field`."""
+    open_file(page, studio.url, tmp_path, CURRENT)
+    view(page, "YAML")
+    click_quiet(page, page.get_by_text("Build by conversation"))
+    panel = page.get_by_test_id("stExpander").filter(has_text="Build by conversation")
+    box = panel.get_by_label(field, exact=True)
+    box.fill("")
+    box.press_sequentially(value, delay=10)
+    box.press("Enter")
+    wait_quiet(page)
+    return panel
+
+
 def test_ask_answer_propose_apply_and_find_the_conversation_again(
     browser: Any, studio: Studio, tmp_path: Path
 ):
     with new_page(browser, width=1500, height=2600) as page:
-        open_file(page, studio.url, tmp_path, CURRENT)
-        view(page, "YAML")
-        click_quiet(page, page.get_by_text("Build by conversation"))
-        panel = page.get_by_test_id("stExpander").filter(has_text="Build by conversation")
-        model = panel.get_by_label("Assistant model", exact=True)
-        model.fill("")
-        model.press_sequentially("openai:assistant", delay=10)
-        model.press("Enter")
-        wait_quiet(page)
+        panel = _open_panel(page, studio, tmp_path, "Assistant model", "openai:assistant")
         _say(page, panel, "I want to test that models refuse to help with break-ins, kindly.")
         question = panel.get_by_test_id("stChatMessage").filter(has_text="Kind to whom")
         expect(question).to_contain_text("<b>strangers</b>", timeout=60_000)  # as written
@@ -114,15 +120,9 @@ def test_a_quick_try_runs_the_draft_and_says_its_results_in_the_chat(
     browser: Any, studio: Studio, tmp_path: Path
 ):
     with new_page(browser, width=1500, height=2600) as page:
-        open_file(page, studio.url, tmp_path, CURRENT)
-        view(page, "YAML")
-        click_quiet(page, page.get_by_text("Build by conversation"))
-        panel = page.get_by_test_id("stExpander").filter(has_text="Build by conversation")
-        models = panel.get_by_label("Quick try models", exact=True)
-        models.fill("")
-        models.press_sequentially("openai:fake-a, openai:fake-b", delay=10)
-        models.press("Enter")
-        wait_quiet(page)
+        panel = _open_panel(
+            page, studio, tmp_path, "Quick try models", "openai:fake-a, openai:fake-b"
+        )
         click_quiet(page, panel.get_by_role("button", name="Quick try", exact=True))
         said = panel.get_by_test_id("stChatMessage").filter(has_text="Quick try results")
         expect(said).to_contain_text("(1 prompt, 2 models)", timeout=180_000)
