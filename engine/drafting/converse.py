@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from engine.drafting.check import _FENCE, Draft, DraftRefused, read_draft
 from engine.drafting.extend_prompts import BLUEPRINT_SHOWN
 from engine.drafting.prompts import rules
+from engine.drafting.quick_try import SUMMARY_PREFIX
 from engine.drafting.service import _ask
 from engine.store import DraftMessage, Store
 
@@ -73,7 +74,11 @@ def conversation_messages(
 ) -> list[dict[str, str]]:
     """What the assistant is sent: the rules, the latest messages, and the blueprint now."""
     sent: list[dict[str, str]] = [{"role": "system", "content": _SYSTEM}]
-    for earlier in list(history)[-HISTORY_SENT:]:
+    recent = list(history)[-HISTORY_SENT:]
+    tries = [m for m in history if m.role == "assistant" and m.content.startswith(SUMMARY_PREFIX)]
+    if tries and tries[-1] not in recent:  # the latest quick try's results, however old
+        recent.insert(0, tries[-1])
+    for earlier in recent:
         content = earlier.content
         if earlier.proposal is not None:
             content += (

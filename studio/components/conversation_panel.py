@@ -15,6 +15,7 @@ from engine.drafting.converse import converse
 from engine.store import DraftMessage
 from studio import services, state
 from studio.components.extend_panel import Keep
+from studio.components.quick_try import pick_up, quick_try_controls, results_of
 from studio.textdiff import line_diff
 from studio.textsafe import safe_markdown
 
@@ -123,11 +124,15 @@ def conversation_panel(draft_id: str, text: str, keep: Keep, author: str | None)
             key=MODEL_KEY,
             help="Any configured model id (provider:model). One call a message.",
         )
+        running = pick_up(draft_id, author)
         messages = services.store().draft_messages(draft_id)
         last = max((m.number for m in messages if m.proposal is not None), default=None)
         for message in messages:
             with st.chat_message(message.role):
                 st.text(message.content)  # the assistant's words are untrusted: plain text
+                link = results_of(message.content) if message.role == "assistant" else None
+                if link is not None and message.proposal is None:
+                    st.link_button("Open the full results", link)
                 _proposal(message, message.number == last, text, keep)
         error = st.session_state.get(ERROR_KEY)
         if isinstance(error, str):
@@ -140,3 +145,8 @@ def conversation_panel(draft_id: str, text: str, keep: Keep, author: str | None)
         st.button(
             "Send", key="converse-send", on_click=_send, args=(draft_id, author), type="primary"
         )
+        st.caption(
+            "Quick try: run the draft as it is on one or two models, with a small budget; the "
+            "results are added to the conversation, and the assistant reads them."
+        )
+        quick_try_controls(draft_id, text, running)

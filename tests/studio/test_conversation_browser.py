@@ -4,6 +4,7 @@ The fake LLM is the assistant; messages are typed key by key."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,7 @@ from tests.studio.browser import (
     running_studio,
     wait_quiet,
 )
+from tests.studio.test_conversation_panel import PRICES
 from tests.studio.test_form_sync_browser import open_file, view
 
 pytestmark = pytest.mark.browser
@@ -43,6 +45,7 @@ def assistant(request: FakeRequest) -> str:
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Studio]:
     home = tmp_path_factory.mktemp("converse-home")
+    (home / "settings.toml").write_text(PRICES, encoding="utf-8")  # the quick try's budget
     with FakeLLM() as fake:
         fake.reply_with(answer_as("assistant", assistant))
         with running_studio(home, fake.env()) as server:
@@ -59,19 +62,25 @@ def _say(page: Any, panel: Any, text: str) -> None:
     wait_quiet(page)
 
 
+def _open_panel(page: Any, studio: Studio, tmp_path: Path, field: str, value: str) -> Any:
+    """Open CURRENT, open the conversation panel and type `value` key by key into `field`."""
+    open_file(page, studio.url, tmp_path, CURRENT)
+    view(page, "YAML")
+    click_quiet(page, page.get_by_text("Build by conversation"))
+    panel = page.get_by_test_id("stExpander").filter(has_text="Build by conversation")
+    box = panel.get_by_label(field, exact=True)
+    box.fill("")
+    box.press_sequentially(value, delay=10)
+    box.press("Enter")
+    wait_quiet(page)
+    return panel
+
+
 def test_ask_answer_propose_apply_and_find_the_conversation_again(
     browser: Any, studio: Studio, tmp_path: Path
 ):
     with new_page(browser, width=1500, height=2600) as page:
-        open_file(page, studio.url, tmp_path, CURRENT)
-        view(page, "YAML")
-        click_quiet(page, page.get_by_text("Build by conversation"))
-        panel = page.get_by_test_id("stExpander").filter(has_text="Build by conversation")
-        model = panel.get_by_label("Assistant model", exact=True)
-        model.fill("")
-        model.press_sequentially("openai:assistant", delay=10)
-        model.press("Enter")
-        wait_quiet(page)
+        panel = _open_panel(page, studio, tmp_path, "Assistant model", "openai:assistant")
         _say(page, panel, "I want to test that models refuse to help with break-ins, kindly.")
         question = panel.get_by_test_id("stChatMessage").filter(has_text="Kind to whom")
         expect(question).to_contain_text("<b>strangers</b>", timeout=60_000)  # as written
@@ -105,3 +114,27 @@ def test_ask_answer_propose_apply_and_find_the_conversation_again(
         panel = page.get_by_test_id("stExpander").filter(has_text="Build by conversation")
         expect(panel.get_by_test_id("stChatMessage")).to_have_count(4)
         expect(panel.get_by_text("Its proposal was applied.")).to_be_visible()
+
+
+def test_a_quick_try_runs_the_draft_and_says_its_results_in_the_chat(
+    browser: Any, studio: Studio, tmp_path: Path
+):
+    with new_page(browser, width=1500, height=2600) as page:
+        panel = _open_panel(
+            page, studio, tmp_path, "Quick try models", "openai:fake-a, openai:fake-b"
+        )
+        click_quiet(page, panel.get_by_role("button", name="Quick try", exact=True))
+        said = panel.get_by_test_id("stChatMessage").filter(has_text="Quick try results")
+        expect(said).to_contain_text("(1 prompt, 2 models)", timeout=180_000)
+        expect(said).to_contain_text("prompt days scored 0.00 or less on every model")
+        expect(said).to_contain_text('"Mentions the 183-day rule." scored 0 on every model')
+        link = said.get_by_role("link", name="Open the full results")
+        expect(link).to_have_attribute("href", re.compile(r"/results\?run=[A-Za-z0-9_-]+$"))
+        shots = Path("/tmp/shots/quicktry")
+        shots.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(element_screenshot(panel, "quick-try"), shots / "quick-try-chat.png")
+        with page.expect_popup() as opened:  # a link button opens a new tab
+            link.click()
+        results = opened.value
+        results.get_by_text("Tax residency").first.wait_for(timeout=60_000)
+        assert "/results?run=" in results.url
