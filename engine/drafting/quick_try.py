@@ -7,6 +7,7 @@ It is kept with the draft's conversation and sent to the assistant on the next t
 
 from __future__ import annotations
 
+from engine.modelids import display_names
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 
 __all__ = [
@@ -59,6 +60,7 @@ def quick_try_summary(comparison: Comparison, link: str | None = None) -> str:
         The summary, beginning with `SUMMARY_PREFIX`.
     """
     models = [m for m in comparison.models if m != IDEAL_MODEL_ID]
+    names = display_names(models)  # one name per model, as every page shows it
     prompts = _count(len(comparison.prompt_ids), "prompt")
     lines = [f"{SUMMARY_PREFIX} ({prompts}, {_count(len(models), 'model')}):"]
     failures = 0
@@ -69,7 +71,9 @@ def quick_try_summary(comparison: Comparison, link: str | None = None) -> str:
         failures += failed
         average = f"average {sum(scores) / len(scores):.2f}" if scores else "no score"
         fails = f", {failed} failed" if failed else ""
-        lines.append(f"- {model}: {average} over {_count(len(scores), 'scored prompt')}{fails}")
+        lines.append(
+            f"- {names[model]}: {average} over {_count(len(scores), 'scored prompt')}{fails}"
+        )
     low: list[str] = []
     zero: list[str] = []
     for prompt in comparison.prompt_ids:

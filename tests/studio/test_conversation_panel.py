@@ -77,6 +77,7 @@ def test_a_quick_try_is_a_stored_run_whose_summary_the_assistant_reads_next(llm_
     assert said.role == "assistant" and said.proposal is None
     assert said.content.startswith("Quick try results (1 prompt, 2 models):")
     assert "prompt days scored 0.00 or less on every model" in said.content
+    assert "- openai:fake-a: average 0.00" in said.content  # the one shown name, no [temp:0]
     assert '"Mentions the 183-day rule." scored 0 on every model' in said.content
     assert said.content.endswith(f"Full results: /results?run={run.id}")
     assert any(said.content == t for t in texts(at, "text"))
