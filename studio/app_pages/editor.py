@@ -15,7 +15,7 @@ from studio import access, drafts, markers, services, state
 from studio.components.common import notice, slug
 from studio.components.conversation_panel import conversation_panel
 from studio.components.drafting_panel import drafting_panel
-from studio.components.editor import blueprint_editor, edit_saved, take_edit
+from studio.components.editor import blueprint_editor, edit_lock, keep_edit
 from studio.components.publish_panel import publish_popover
 from studio.components.try_answer import TRY_ANSWER, try_response
 from studio.components.versions import versions_panel
@@ -46,19 +46,18 @@ def _title_of(text: str) -> str | None:
 def _autosave(text: str) -> None:
     """Save the text as the session's draft (created on first use) and keep its id in the URL.
 
-    Versions are coalesced by the store: typing makes a version per pause in editing.
+    Versions are coalesced by the store: typing makes a version per pause in editing. Saves
+    are made one at a time per session (`edit_lock`), as runs of the page can overlap.
     """
-    did = state.draft_id()
-    if did is None:
-        did = state.new_draft_id()
-        st.session_state[state.DRAFT_ID] = did
-    services.store().save_draft(
-        did,
-        text,
-        _title_of(text),
-        author=VIEWER.email,
-        pause_s=user_settings().version_pause_s,
-    )
+    title = _title_of(text)
+    with edit_lock():
+        did = state.draft_id()
+        if did is None:
+            did = state.new_draft_id()
+            st.session_state[state.DRAFT_ID] = did
+        services.store().save_draft(
+            did, text, title, author=VIEWER.email, pause_s=user_settings().version_pause_s
+        )
 
 
 def _keep(text: str, note: str) -> int:
@@ -354,10 +353,7 @@ def _problems(diagnostics: Sequence[Diagnostic]) -> None:
 def main() -> None:
     """Render the Editor page."""
     st.title("Editor")
-    edited = take_edit()
-    if edited is not None:
-        _autosave(edited)
-        edit_saved()
+    keep_edit(_autosave)
     follow_elsewhere()
     notice()
     text = state.get_text()

@@ -1,6 +1,6 @@
 """The blueprint editor: Ace (streamlit-code-editor) with YAML highlighting and lint marks.
 
-Behind two functions, `take_edit` and `blueprint_editor`, so the component can change.
+Behind two functions, `keep_edit` and `blueprint_editor`, so the component can change.
 Measured gotchas (see the studio research notes): the YAML worker erases our annotations
 unless `useWorker` is False; the component's own themes load a web font, a stock Ace theme
 does not; the component returns empty text until the first edit, so the text of record is
@@ -13,16 +13,23 @@ while the user types.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import streamlit as st
 from code_editor import code_editor
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from engine.lint import Diagnostic
 from studio import markers, state
 
-__all__ = ["blueprint_editor", "cursor_line", "edit_saved", "take_edit"]
+__all__ = ["blueprint_editor", "cursor_line", "edit_lock", "keep_edit"]
+
+# One lock per session (striped: a fixed number, so nothing grows with the sessions served).
+_LOCKS = tuple(threading.RLock() for _ in range(64))
 
 
 def _key() -> str:
@@ -35,6 +42,35 @@ def cursor_line() -> int | None:
     cursor = response.get("cursor") if isinstance(response, dict) else None
     row = cursor.get("row") if isinstance(cursor, dict) else None
     return row + 1 if isinstance(row, int) and row >= 0 else None
+
+
+@contextmanager
+def edit_lock() -> Iterator[None]:
+    """Hold this browser session's edit lock (re-entrant; one lock outside a Streamlit run).
+
+    Hold it around each save of the session's draft, so saves from overlapping runs of a
+    page are made one at a time (see `keep_edit`).
+    """
+    ctx = get_script_run_ctx(suppress_warning=True)
+    session = ctx.session_id if ctx is not None else ""
+    with _LOCKS[zlib.crc32(session.encode()) % len(_LOCKS)]:
+        yield
+
+
+def keep_edit(save: Callable[[str], None]) -> None:
+    """Take the user's latest edit into `state.TEXT` and save it with `save`.
+
+    Streamlit starts the run for a new key while the run for the key before may still be
+    going (it stops at its next Streamlit call), so two runs of the page can be here at once,
+    and an older run's save could land after a newer one's and put back an older text. So
+    taking and saving happen under the session's lock, in the order the edits arrived: a run
+    that comes second finds the newer text already taken, or takes and saves it itself.
+    """
+    with edit_lock():
+        edited = take_edit()
+        if edited is not None:
+            save(edited)
+            edit_saved()
 
 
 def take_edit() -> str | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from engine.store import open_store
 from studio.gallery import BLANK
 from tests.studio.browser import (
     EDITOR_FRAME,
@@ -339,3 +340,35 @@ def test_the_first_keys_typed_after_blank_blueprint_are_kept(
     typed = BLANK + "# My notes\n- id: second\n  prompt: Another question.\n"
     assert wait_for_text(page, typed) == typed
     assert text_of_record(page) == typed
+
+
+def saved_draft_when(studio: Studio, expected: str, timeout_s: float = 30.0) -> bool:
+    """Whether a draft in the studio's store comes to hold exactly `expected`."""
+    store = open_store(studio.home / "studio.db")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if any(store.draft(d.id) == expected for d in store.list_drafts()):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_keys_typed_at_machine_speed_all_reach_the_saved_draft(page: Any, studio: Studio) -> None:
+    """Bursts with no delay between keys (a fast typist, a key held down, a test script).
+
+    Each key starts a run of the page while the one before may still be saving: the saved
+    draft must end as the screen does, not with an older run's text (seen: `franc` kept
+    while the screen showed `france`).
+    """
+    open_example(page, studio.url, "Two good ways to answer")
+    ace(page).wait_for()
+    wait_quiet(page)
+    text = editor_text(page)
+    ace(page).evaluate("el => { el.env.editor.focus(); el.env.editor.navigateFileEnd(); }")
+    for burst in ("# notes typed quickly", " and more of them", " and the last few"):
+        page.keyboard.type(burst)  # no delay between keys
+        text += burst
+        assert wait_for_text(page, text) == text
+        wait_quiet(page)
+        assert saved_draft_when(studio, text), f"the saved draft lost keys of {burst!r}"
+    assert text_of_record(page) == text
