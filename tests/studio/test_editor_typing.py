@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from studio.gallery import BLANK
+from studio.core.gallery import BLANK
 from tests.studio.browser import (
     EDITOR_FRAME,
     Studio,
