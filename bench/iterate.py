@@ -154,7 +154,7 @@ def store_run(home: Path, text: str, models: list[str]) -> str:
     from engine.run import RunOptions
     from engine.run.service import run_sync
     from engine.store import open_store
-    from studio import runs
+    from studio.core import runs
 
     store = open_store(home / "studio.db")
     prepared = runs.prepare(

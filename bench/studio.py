@@ -33,7 +33,7 @@ from typing import Any
 from engine.run import RunOptions
 from engine.run.service import run_sync
 from engine.store import open_store
-from studio import runs
+from studio.core import runs
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.browser import CHROMIUM, CHROMIUM_ARGS, start_studio, stop_studio
 

@@ -22,8 +22,9 @@ from engine.login import FIX_NO_ADMIN, REFUSALS, Refusal, admit, has_admin, sess
 from engine.settings import load_settings
 from engine.store import Role, ShareLink
 from engine.store.users import allowed_domains, first_admins
-from studio import services, share
-from studio.drafts import Owner
+from studio import services
+from studio.core import share
+from studio.core.drafts import Owner
 
 __all__ = [
     "ADMIN_PATH",
@@ -212,7 +213,7 @@ def guard(url_path: str) -> Viewer:
 
 def home_page() -> None:
     """The start page of a member who may not open the Editor: their runs (History)."""
-    st.switch_page("app_pages/history.py")
+    st.switch_page("views/history/history.py")
 
 
 def login_page() -> None:

@@ -1,9 +1,9 @@
 """Blueprint Studio in the browser: the entry point that owns navigation and access.
 
-Start it with `blueprint studio` (or `streamlit run studio/app.py`). The pages live in
-`studio/app_pages/`; the list is `studio.navigation.PAGES`. Only the pages this session's
-viewer may open are given to `st.navigation` (`studio.access`): a page left out never runs,
-whatever URL is typed. A team-mode visitor who is not logged in gets the login page and the
+Start it with `blueprint studio` (or `streamlit run studio/app.py`). Each page lives in
+its folder, `studio/views/<page>/` (see `studio`); the list is `studio.navigation.PAGES`.
+Only the pages this session's viewer may open are given to `st.navigation` (`studio.access`):
+a page left out never runs, whatever URL is typed. A team-mode visitor who is not logged in gets the login page and the
 page of share links, and no menu. A page that raises shows a plain message with an error id
 (`studio.page_errors`), never a traceback.
 """
@@ -16,10 +16,11 @@ import streamlit as st
 
 from engine.blueprint.title import title_of
 from engine.settings import home_dir
-from studio import access, drafts, services, share, state
+from studio import access, services, state
+from studio.core import drafts, share
+from studio.core.textsafe import safe_markdown
 from studio.navigation import ADMIN, APP, PAGES, SHARED, PageSpec
 from studio.page_errors import run_page, show_failure
-from studio.textsafe import safe_markdown
 
 st.set_page_config(
     page_title="Blueprint Studio",
@@ -132,7 +133,7 @@ with st.sidebar:
     run_id = state.run_id()
     if run_id is not None and share.is_run_id(run_id):
         st.page_link(
-            "app_pages/results.py",
+            "views/results/results.py",
             label="Results of the last run",
             icon=":material/leaderboard:",
             query_params={"run": run_id},

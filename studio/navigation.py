@@ -23,21 +23,24 @@ class PageSpec:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("app_pages/editor.py", "Editor", ":material/edit_note:", "editor", default=True),
-    PageSpec("app_pages/run.py", "Run", ":material/play_circle:", "run"),
-    PageSpec("app_pages/results.py", "Results", ":material/leaderboard:", "results"),
-    PageSpec("app_pages/history.py", "History", ":material/history:", "history"),
-    PageSpec("app_pages/compare.py", "Compare runs", ":material/compare_arrows:", "compare"),
+    PageSpec("views/editor/editor.py", "Editor", ":material/edit_note:", "editor", default=True),
+    PageSpec("views/run/run.py", "Run", ":material/play_circle:", "run"),
+    PageSpec("views/results/results.py", "Results", ":material/leaderboard:", "results"),
+    PageSpec("views/history/history.py", "History", ":material/history:", "history"),
+    PageSpec("views/compare/compare.py", "Compare runs", ":material/compare_arrows:", "compare"),
     PageSpec(
-        "app_pages/preferences.py", "Compare answers", ":material/thumbs_up_down:", "preferences"
+        "views/preferences/preferences.py",
+        "Compare answers",
+        ":material/thumbs_up_down:",
+        "preferences",
     ),
-    PageSpec("app_pages/settings.py", "Settings", ":material/settings:", "settings"),
+    PageSpec("views/settings/settings.py", "Settings", ":material/settings:", "settings"),
 )
 
-SHARED = PageSpec("app_pages/shared.py", "Shared results", ":material/share:", "share")
+SHARED = PageSpec("views/share/share.py", "Shared results", ":material/share:", "share")
 """The page a share link opens (`/share?token=TOKEN`): one run, read-only, for any visitor."""
 
-ADMIN = PageSpec("app_pages/admin.py", "Team", ":material/group:", "admin")
+ADMIN = PageSpec("views/team/admin.py", "Team", ":material/group:", "admin")
 """Team mode, admins only: the members and their roles."""
 
 

@@ -4,7 +4,7 @@ Streamlit's own `server.allowedHosts` guards only the WebSocket; starlette's
 `TrustedHostMiddleware`, given to `st.App`, answers every request whose `Host` is not one the
 studio serves with 400, pages and static files included. The names come from
 `$BLUEPRINT_ALLOWED_HOSTS` (set by `blueprint studio`); without it, loopback only. Behind the
-check, `studio.share_route` answers share links (`/share?token=...`) with a plain page.
+check, `studio.views.share.share_route` answers share links (`/share?token=...`) with a plain page.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from studio.share_route import SharePages
+from studio.views.share.share_route import SharePages
 
 _HOSTS = [
     name.strip()

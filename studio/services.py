@@ -26,9 +26,9 @@ from engine.report import read_comparison
 from engine.run import stored_comparison
 from engine.settings import home_dir, load_settings
 from engine.store import JudgmentRow, RunRecord, Store, open_store
-from studio.gallery import Example, load_examples
-from studio.resultdata import Results
-from studio.textdiff import LineDiff, line_diff
+from studio.core.gallery import Example, load_examples
+from studio.core.resultdata import Results
+from studio.core.textdiff import LineDiff, line_diff
 
 __all__ = [
     "RunView",

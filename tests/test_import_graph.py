@@ -1,4 +1,7 @@
-"""The `engine` package's import graph (module-level and function-level imports) has no cycle."""
+"""The `engine` package's import graph (module-level and function-level imports) has no cycle.
+
+`import_graph` serves `tests/studio/test_layout.py` too (the studio's pure modules).
+"""
 
 from __future__ import annotations
 
@@ -8,16 +11,15 @@ from pathlib import Path
 from tests.astparse import parse_source
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "engine"
 
 # Cycles allowed on purpose, as sorted tuples of module names. Keep it empty: a function-level
 # import that breaks a cycle at import time still couples the modules both ways.
 ALLOWED_CYCLES: set[tuple[str, ...]] = set()
 
 
-def _modules() -> dict[str, Path]:
+def _modules(package: str) -> dict[str, Path]:
     found: dict[str, Path] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted((ROOT / package).rglob("*.py")):
         parts = list(path.relative_to(ROOT).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
@@ -56,9 +58,9 @@ def _imported(tree: ast.AST, module: str, is_package: bool) -> set[str]:
     return names
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the engine modules it imports (and their packages outside its own)."""
-    modules = _modules()
+def import_graph(package: str = "engine") -> dict[str, set[str]]:
+    """Module -> the modules of `package` it imports (and their packages outside its own)."""
+    modules = _modules(package)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         tree = parse_source(path.read_text(encoding="utf-8"))
@@ -67,7 +69,7 @@ def import_graph() -> dict[str, set[str]]:
             if target not in modules:
                 continue
             parts = target.split(".")
-            for i in range(2, len(parts) + 1):  # `engine` itself is every module's parent
+            for i in range(2, len(parts) + 1):  # the package itself is every module's parent
                 package = ".".join(parts[:i])
                 if package != name and not name.startswith(package + "."):
                     edges.add(package)

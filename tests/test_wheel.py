@@ -122,7 +122,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 def test_the_wheel_holds_the_packages_examples_and_settings(installed: Installed):
     site = installed.python(
-        "import engine, studio, studio.gallery as g; "
+        "import engine, studio, studio.core.gallery as g; "
         "print(engine.__file__); print(studio.__file__); "
         "print(len(g.load_examples())); print(g.examples_dir())"
     ).splitlines()
@@ -136,7 +136,7 @@ def test_the_wheel_holds_the_packages_examples_and_settings(installed: Installed
 
 
 def test_lint_runs_from_the_wheel_on_a_shipped_example(installed: Installed):
-    folder = installed.python("import studio.gallery as g; print(g.examples_dir())")
+    folder = installed.python("import studio.core.gallery as g; print(g.examples_dir())")
     examples = sorted(Path(folder).glob("*.yml"))
     assert examples
     done = installed.run("lint", *map(str, examples))

@@ -36,7 +36,7 @@ CHILD = textwrap.dedent(
     from engine.edit.nodes import EditError
     from engine.errors import BlueprintError, InputError
     from engine.lint import lint
-    from studio.drafts import read_upload
+    from studio.core.drafts import read_upload
 
     text = open(sys.argv[1], encoding="utf-8").read()
     seen = {}

@@ -117,7 +117,7 @@ def test_rates_are_read_and_bad_ones_say_how_to_write_them():
 
 
 def test_the_studio_says_a_planned_run_waits_for_a_worker_in_team_mode(monkeypatch):
-    from studio import runs
+    from studio.core import runs
 
     monkeypatch.delenv("BLUEPRINT_DATABASE_URL", raising=False)
     assert runs.status_word("planned") == "starting"  # personal: it starts in this process

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.store import open_store
-from studio import runs
+from studio.core import runs
 from tests.pasted.data import CAPITALS_APP
 from tests.queue.conftest import wait_for, worker_env
 

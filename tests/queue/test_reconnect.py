@@ -15,7 +15,7 @@ import pytest
 from engine.queue.enqueue import enqueue_run
 from engine.run.service import prepare_run
 from engine.store import open_store
-from studio import runs
+from studio.core import runs
 from tests.queue.conftest import (
     allow_connections,
     blueprint,

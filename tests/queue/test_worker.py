@@ -20,7 +20,7 @@ from engine.run.service import prepare_run, run_sync
 from engine.store import open_store
 from engine.store.queue_book import QueueBook
 from engine.store.sqlite import SQLiteStore
-from studio import runs
+from studio.core import runs
 from tests.queue.conftest import (
     ROOT,
     blueprint,

@@ -10,8 +10,8 @@ from engine.blueprint import parse_blueprint
 from engine.report import comparison_csv, read_comparison, render_html
 from engine.report.numbering import point_kinds, point_numbers
 from engine.scoring import explain
-from studio import figures
-from studio.resultdata import Results
+from studio.core import figures
+from studio.core.resultdata import Results
 
 BLUEPRINT = """title: t
 ---

@@ -11,7 +11,7 @@ from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
 from engine.store import open_store
 from studio import services, state
-from studio.similarity import IDEAL_LABEL
+from studio.views.results.similarity import IDEAL_LABEL
 from tests.conftest import CORPUS, NO_CORPUS_REASON
 from tests.studio.helpers import app, texts
 
@@ -79,7 +79,7 @@ def test_its_comparison_json_opens_in_the_results_page(corpus_run):
     results = services.read_uploaded(outcome.path.read_bytes(), outcome.path.name)
     at = app()
     at.session_state[state.UPLOADED] = (outcome.path.name, results)
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert "Similarity of the answers" in texts(at, "subheader")
     matrix = table(at, "similarity-matrix")
@@ -101,7 +101,7 @@ def test_the_stored_run_shows_the_same_similarities(corpus_run):
     _store, prepared, outcome = corpus_run
     at = app()
     at.query_params["run"] = prepared.run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert "Similarity of the answers" in texts(at, "subheader")
     matrix = table(at, "similarity-matrix")

@@ -33,7 +33,7 @@ def test_run_page_counts_embeddings_and_results_show_them():
     at = app()
     at.session_state[state.TEXT] = TEXT
     at.session_state[state.SOURCE] = "offline.yml"
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     assert not at.exception
     at.multiselect[0].set_value(["ideal"]).run()
     assert any("at most 2 embedding calls with local:wordllama" in c for c in texts(at, "caption"))
@@ -44,7 +44,7 @@ def test_run_page_counts_embeddings_and_results_show_them():
     assert run.done_cells == 1
     results = app()
     results.query_params["run"] = run_id
-    results.switch_page("app_pages/results.py").run()
+    results.switch_page("views/results/results.py").run()
     assert not results.exception
     assert "Similarity of the answers" in texts(results, "subheader")
     matrix = results.dataframe[-2].value

@@ -19,8 +19,8 @@ import pytest
 from engine.report import read_comparison, render_html
 from engine.report.comparison import IDEAL_MODEL_ID
 from engine.similarity import cosine_similarity
-from studio.components.results_view import NBSP, leaderboard_markdown
-from studio.resultdata import Results
+from studio.core.resultdata import Results
+from studio.views.results.results_view import NBSP, leaderboard_markdown
 from tests.fakes.llm_embeddings import fake_vector
 
 IDEAL = "Water at about 80 degrees. Steep it for two minutes."

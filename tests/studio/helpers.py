@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from engine.run import RunOptions
 from engine.run.service import run_sync
 from engine.store import Store
-from studio import runs
+from studio.core import runs
 from studio.navigation import APP
 from studio.page_errors import RAISE_KEY
 
@@ -126,7 +126,7 @@ class _TableReader(HTMLParser):
 
 
 def static_tables(at: AppTest) -> dict[str, pd.DataFrame]:
-    """The static HTML tables on the page (`studio.statictable`), by their test id, as a reader
+    """The static HTML tables on the page (`studio.views.compare.statictable`), by their test id, as a reader
     sees them: one frame each, its row headers (if any) as the index."""
     out: dict[str, pd.DataFrame] = {}
     for element in at.get("html"):

@@ -8,7 +8,7 @@ import pytest
 
 from engine.compare import CellView, RunView, compare_runs, word_diff
 from engine.store import open_store
-from studio.components.compare_data import (
+from studio.views.compare.compare_data import (
     delta_colour,
     delta_label,
     delta_table,
@@ -39,7 +39,7 @@ def two_runs() -> tuple[str, str]:
 
 def compare_page(base: str, cand: str):
     at = app()
-    at.switch_page("app_pages/compare.py")
+    at.switch_page("views/compare/compare.py")
     at.query_params["base"] = base
     at.query_params["cand"] = cand
     return at.run()
@@ -109,7 +109,7 @@ def test_the_trend_follows_each_model_across_the_runs_of_the_blueprint(two_runs)
 
 def test_without_two_runs_the_page_says_what_to_do():
     at = app()
-    at.switch_page("app_pages/compare.py").run()
+    at.switch_page("views/compare/compare.py").run()
     assert not at.exception
     assert "Comparing needs two runs" in " ".join(texts(at, "info"))
 
@@ -123,7 +123,7 @@ def test_a_link_to_an_unknown_run_says_so(two_runs):
 def test_history_links_two_selected_runs_to_their_comparison(two_runs):
     base, cand = two_runs
     at = app()
-    at.switch_page("app_pages/history.py").run()
+    at.switch_page("views/history/history.py").run()
     # the table is newest first: the candidate, then the baseline
     at.session_state["history_table"] = {"selection": {"rows": [0, 1], "columns": []}}
     at.run()
@@ -225,5 +225,5 @@ def test_the_run_pickers_are_built_only_while_their_expander_is_open(two_runs):
     at = compare_page(*two_runs)  # both runs given: the pickers start closed
     assert not [s for s in at.selectbox if s.label in ("Baseline run", "Candidate run")]
     at = app()
-    at.switch_page("app_pages/compare.py").run()  # no runs picked: open, with both pickers
+    at.switch_page("views/compare/compare.py").run()  # no runs picked: open, with both pickers
     assert [s.label for s in at.selectbox][:2] == ["Baseline run", "Candidate run"]

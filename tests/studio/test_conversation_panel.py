@@ -8,8 +8,8 @@ from pathlib import Path
 from engine.drafting.quick_try import MAX_COST_USD
 from engine.store import open_store
 from studio import state
-from studio.components.conversation_panel import ERROR_KEY, MESSAGE_KEY, MODEL_KEY
-from studio.components.quick_try import MODELS_KEY
+from studio.views.editor.conversation_panel import ERROR_KEY, MESSAGE_KEY, MODEL_KEY
+from studio.views.editor.quick_try import MODELS_KEY
 from tests.drafting.test_extend import CURRENT
 from tests.fakes.scripted import answer_as
 from tests.studio.helpers import app, texts

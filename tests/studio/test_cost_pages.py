@@ -25,7 +25,7 @@ def test_results_header_leaderboard_and_history_show_the_runs_one_cost(llm_env):
     assert cost.total and cost.judging  # priced, and the judging cost something
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     header = next(c for c in texts(at, "caption") if c.startswith("Run of "))
     shown = f"cost {money_text(cost.total)} (judging {money_text(cost.judging)})"
@@ -38,6 +38,6 @@ def test_results_header_leaderboard_and_history_show_the_runs_one_cost(llm_env):
     for model in ("openai:fake-a", "openai:fake-b"):
         line = next(r for r in board.splitlines() if f"| {model} |" in r)
         assert f"| {money_text(cost.per_model[f'{model}[temp:0]'])} |" in line  # with judging
-    at.switch_page("app_pages/history.py").run()
+    at.switch_page("views/history/history.py").run()
     assert not at.exception
     assert list(at.dataframe[0].value["Cost"]) == [money_text(cost.total)]

@@ -13,7 +13,7 @@ def test_results_header_leaderboard_and_cost_tab_say_cost_unknown(or_paths_run):
     _store, run_id = or_paths_run
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     header = next(c for c in texts(at, "caption") if c.startswith("Run of "))
     assert header.endswith("answers scored · cost unknown") and "$0" not in header
@@ -28,7 +28,7 @@ def test_results_header_leaderboard_and_cost_tab_say_cost_unknown(or_paths_run):
 
 def test_history_cost_column_says_cost_unknown(or_paths_run):
     at = app()
-    at.switch_page("app_pages/history.py").run()
+    at.switch_page("views/history/history.py").run()
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table["Cost"]) == ["cost unknown"]
@@ -40,7 +40,7 @@ def test_run_page_plan_says_cost_unknown_and_how_to_set_a_price(llm_env, monkeyp
     at = app()
     at.session_state[state.TEXT] = example("functions.yml")
     at.session_state[state.SOURCE] = "functions.yml"
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     at.multiselect[0].set_value(["openai:fake-a"]).run()
     assert not at.exception
     metrics = {m.label: m.value for m in at.metric}

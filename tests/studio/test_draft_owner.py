@@ -9,8 +9,8 @@ import pytest
 from engine.settings import load_settings
 from engine.store import open_store
 from engine.store.users import allowed_domains, email_allowed, first_admins
-from studio import drafts
-from studio.drafts import Owner
+from studio.core import drafts
+from studio.core.drafts import Owner
 from tests.studio.helpers import example, make_run
 
 ANN = Owner(team=True, email="ann@example.org")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from studio import state
-from studio.components.drafting_panel import GOAL_KEY, MODEL_KEY, PROMPT_KEY, RESULT_KEY
+from studio.views.editor.drafting_panel import GOAL_KEY, MODEL_KEY, PROMPT_KEY, RESULT_KEY
 from tests.drafting.test_drafting import GOOD
 from tests.fakes.scripted import answer_as
 from tests.studio.helpers import app, texts

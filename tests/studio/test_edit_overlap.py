@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from studio import state
-from studio.components import editor
+from studio.views.editor import yaml_editor as editor
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from engine.store import open_store
-from studio.gallery import BLANK
+from studio.core.gallery import BLANK
 from tests.studio.browser import (
     EDITOR_FRAME,
     Studio,

@@ -26,7 +26,7 @@ def test_the_summary_is_shown_first_and_only_as_text(or_paths_run, fake_llm, llm
     _store, run_id = _summarized(or_paths_run, fake_llm, llm_env)
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     # under the run's title, before everything else
     assert texts(at, "subheader")[:3] == [
@@ -69,13 +69,14 @@ models: [openai:fake-a]
 
 
 def test_the_run_page_offers_a_summary_and_plans_its_call(llm_env):
-    from studio import runs, state
-    from studio.app_pages.run import SUMMARY, SUMMARY_MODEL
+    from studio import state
+    from studio.core import runs
+    from studio.views.run.run import SUMMARY, SUMMARY_MODEL
 
     at = app()
     at.session_state[state.TEXT] = RUN_BLUEPRINT
     at.session_state[state.SOURCE] = "s.yml"
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     assert not at.exception
     assert not [t for t in at.text_input if t.key == SUMMARY_MODEL]  # off by default
     at.checkbox(key=SUMMARY).check().run()
@@ -94,12 +95,12 @@ def test_a_summary_written_later_shows_on_the_next_visit(or_paths_run, fake_llm,
     _store, run_id = or_paths_run
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert "Executive summary" not in texts(at, "subheader")
     _summarized(or_paths_run, fake_llm, llm_env)
     again = app()
     again.query_params["run"] = run_id
-    again.switch_page("app_pages/results.py").run()
+    again.switch_page("views/results/results.py").run()
     assert "Executive summary" in texts(again, "subheader")
 
 
@@ -143,7 +144,7 @@ def test_an_example_run_with_a_summary_opens_from_its_file(tmp_path, fake_llm):
     results = services.read_uploaded(written.read_bytes(), written.name)
     at = app()
     at.session_state[state.UPLOADED] = (written.name, results)
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert texts(at, "subheader")[1] == "Executive summary"
     assert any(
@@ -160,7 +161,7 @@ def test_a_summary_the_model_did_not_format_is_said_unread_and_shown_as_its_repl
     summarize_run(store, run_id, "openai:summarizer", environ=llm_env)
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     [warning] = [w for w in texts(at, "warning") if "summary could not be read" in w]
     assert "did not reply in the summary's format" in warning

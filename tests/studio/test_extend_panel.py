@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.drafting.extend import MAX_SOURCE_CHARS
 from engine.store import open_store
 from studio import state
-from studio.components.extend_panel import EXTEND_KEY, GUIDANCE_KEY, SOURCE_KEY
+from studio.views.editor.extend_panel import EXTEND_KEY, GUIDANCE_KEY, SOURCE_KEY
 from tests.drafting.test_extend import CURRENT, TWO_MORE
 from tests.fakes.scripted import answer_as
 from tests.studio.helpers import texts

@@ -23,7 +23,7 @@ def test_failed_answers_are_counted_alike_on_the_run_and_results_pages(llm_env, 
     run_id = make_run(store, BLUEPRINT, ["openai:fake-a", "openai:fake-b"], environ=llm_env)
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     assert not at.exception
     caption = next(c for c in texts(at, "caption") if "calls made" in c)
     assert caption.startswith("1 answer failed · ")
@@ -34,7 +34,7 @@ def test_failed_answers_are_counted_alike_on_the_run_and_results_pages(llm_env, 
     }
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     row_b = next(line for line in board.splitlines() if "openai:fake-b" in line)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.assessment import PointAssessment
 from engine.scoring import explain
-from studio import figures
+from studio.core import figures
 
 
 def pa(score, weight=1.0, path=None, text="point", status="scored", inverted=False):

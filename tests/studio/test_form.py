@@ -9,9 +9,9 @@ from streamlit.testing.v1 import AppTest
 from engine.blueprint import parse_blueprint
 from engine.store import open_store
 from studio import state
-from studio.components.form_points import parse_args
-from studio.components.form_state import PREFIX
-from studio.gallery import BLANK
+from studio.core.gallery import BLANK
+from studio.views.editor.form_points import parse_args
+from studio.views.editor.form_state import PREFIX
 from tests.conftest import CORPUS, NO_CORPUS_REASON
 from tests.edit.test_form import BOMB_ARG
 from tests.studio.helpers import app, buttons, texts, wait_for_status
@@ -107,7 +107,7 @@ def test_a_new_user_builds_a_three_prompt_blueprint_in_the_form() -> None:
     assert not at.exception
     assert _text(at) == text
     # and it runs
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     at.multiselect[0].set_value(["ideal"]).run()
     at.radio(key="run_judging").set_value("none").run()
     buttons(at, "Start run")[0].click().run()

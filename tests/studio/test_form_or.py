@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 from engine.blueprint import parse_blueprint
 from engine.lint import lint
 from studio import state
-from studio.gallery import BLANK
+from studio.core.gallery import BLANK
 from tests.studio.helpers import app, plain, texts
 
 CAPITALS = """\

@@ -9,9 +9,9 @@ from streamlit.testing.v1 import AppTest
 from engine.blueprint import parse_blueprint
 from engine.store import open_store
 from studio import state
-from studio.components import form_sync
-from studio.components.drafting_panel import RESULT_KEY
-from studio.gallery import BLANK
+from studio.core.gallery import BLANK
+from studio.views.editor import form_sync
+from studio.views.editor.drafting_panel import RESULT_KEY
 from tests.studio.helpers import app, buttons, texts
 
 OLD, MINE, THEIRS = "title: Old\n", "title: Mine\n", "title: Theirs\n"

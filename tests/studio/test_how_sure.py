@@ -9,7 +9,7 @@ import pytest
 
 from engine.report import read_comparison, render_html
 from studio import services, state
-from studio.resultdata import Results
+from studio.core.resultdata import Results
 from tests.studio.helpers import app, texts
 
 # Twelve prompts. "best" is 0.3 above "close-1" on every prompt but one; "close-1" and
@@ -74,7 +74,7 @@ def test_the_results_page_says_it_in_words():
     results = services.read_uploaded(json.dumps(comparison_data()).encode(), "how-sure.json")
     at = app()
     at.session_state[state.UPLOADED] = ("how-sure.json", results)
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     assert [line.split("|")[1].strip() for line in board.splitlines()[2:]] == [

@@ -72,7 +72,7 @@ def test_the_corpus_blueprint_runs_offline_and_its_json_opens_in_the_results_pag
     results = services.read_uploaded(path.read_bytes(), path.name)
     at = app()
     at.session_state[state.UPLOADED] = (path.name, results)
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert "**Points found in the ideal answer**" in texts(at, "markdown")
     shown = texts(at, "text")
@@ -89,7 +89,7 @@ def test_adding_the_points_makes_a_new_draft_version_with_should_points(cromer_r
     points = json.loads(path.read_text())["extractedKeyPoints"][first.id]
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     buttons(at, "Add them to the blueprint as should points")[0].click().run()
     assert not at.exception
@@ -119,7 +119,7 @@ def test_a_failed_extraction_is_explained_on_the_page(fake_llm, monkeypatch, tmp
     assert outcome.status == "completed"
     at = app()
     at.query_params["run"] = prepared.run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert any("none could be found in its ideal" in w for w in texts(at, "warning"))
     assert any("openai:gpt-4o-mini" in t and "400" in t for t in texts(at, "text"))
@@ -140,7 +140,7 @@ def test_variants_have_a_view_per_base_model(fake_llm, monkeypatch, tmp_path):
     run_sync(prepared.run_id, prepared.plan, store, prepared.options)
     at = app()
     at.query_params["run"] = prepared.run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     picker = next(s for s in at.selectbox if s.label == "Base model")
     assert picker.options == ["openai:fake-a", "openai:fake-b"]
@@ -158,7 +158,7 @@ def test_the_run_page_offers_judging_for_ideal_only_prompts_and_counts_the_extra
     at.session_state[state.TEXT] = (
         "models: [openai:fake-a]\n---\n- id: tea\n  prompt: Hot?\n  ideal: About 80 degrees.\n"
     )
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     assert not at.exception
     assert [r.label for r in at.radio] == ["Judging of the points written in words"]
     metrics = {m.label: m for m in at.metric}
@@ -192,7 +192,7 @@ def test_points_of_a_weval_file_are_shown_as_plain_text():
     results = services.read_uploaded(json.dumps(weval).encode(), "w.json")
     at = app()
     at.session_state[state.UPLOADED] = ("w.json", results)
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     shown = [t for t in texts(at, "text") if "Is kind" in t]
     assert shown == ["• <b>Is kind</b> [link](javascript:alert(1))\n• **Calm**"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from studio.components.results_view import NBSP, leaderboard_markdown
-from studio.resultdata import LeaderRow
+from studio.core.resultdata import LeaderRow
+from studio.views.results.results_view import NBSP, leaderboard_markdown
 
 
 def row(name: str, average: float | None, **kw) -> LeaderRow:

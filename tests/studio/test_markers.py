@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.lint import Diagnostic, Fix, lint
-from studio import markers
-from studio.textsafe import plain_words
+from studio.core import markers
+from studio.core.textsafe import plain_words
 
 
 def diag(line, column, end_line, end_column, severity="warning", fix=None):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from engine.store import open_store
-from studio import prefs, state
+from studio import state
+from studio.views.run import prefs
 from tests.studio.helpers import app, buttons, example, make_run, texts, wait_for_status
 
 
@@ -15,7 +16,7 @@ def _run_page(text: str, source: str | None = None):
     at.session_state[state.TEXT] = text
     if source is not None:
         at.session_state[state.SOURCE] = source
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     assert not at.exception
     return at
 
@@ -30,8 +31,8 @@ def test_run_choices_survive_a_page_switch_and_a_new_session():
         "anthropic:claude-haiku-4.5",
     ]
     at.multiselect(key="run_models").set_value(["ideal"]).run()
-    at.switch_page("app_pages/editor.py").run()
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/editor/editor.py").run()
+    at.switch_page("views/run/run.py").run()
     assert at.multiselect(key="run_models").value == ["ideal"]
     # a reload is a new session: the same blueprint gets the same choice back
     again = _run_page(example("functions.yml"), "functions.yml")
@@ -56,7 +57,7 @@ def test_judges_are_remembered_and_each_blueprint_keeps_its_own():
     for page in (at, app()):
         page.session_state[state.TEXT] = example("or-paths.yml")
         page.session_state[state.SOURCE] = "or-paths.yml"
-        page.switch_page("app_pages/run.py").run()
+        page.switch_page("views/run/run.py").run()
         assert page.multiselect(key="run_models").value == ["ideal"]
         assert page.radio(key="run_judging").value == "custom"
         assert page.multiselect(key="run_judges").value == ["openai:my-judge"]
@@ -107,7 +108,7 @@ def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(llm_env, scripted_l
     try:
         # a new tab: a new session, no run in the link, no blueprint open
         tab = app()
-        tab.switch_page("app_pages/run.py").run()
+        tab.switch_page("views/run/run.py").run()
         assert not tab.exception
         assert tab.query_params["run"] in (run_id, [run_id])
         assert buttons(tab, "Stop")
@@ -131,7 +132,7 @@ def test_a_new_tab_at_the_run_page_shows_the_run_in_progress(llm_env, scripted_l
 def _results_page(run_id: str):
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     return at
 

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from engine.run import RunOptions
 from engine.run.service import run_in_thread
 from engine.store import open_store
-from studio import runs
+from studio.core import runs
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.a11y import axe_source, serious_violations
 from tests.studio.browser import Studio, element_screenshot, new_page, running_studio, wait_quiet

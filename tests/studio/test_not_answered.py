@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from engine.compare import CellView, RunView, compare_runs
 from engine.report import read_comparison, render_html
-from studio.components.compare_data import delta_table, grid
-from studio.figures import heatmap_table
-from studio.resultdata import NOT_ANSWERED, Results
+from studio.core.figures import heatmap_table
+from studio.core.resultdata import NOT_ANSWERED, Results
+from studio.views.compare.compare_data import delta_table, grid
 
 APP = "app:chatgpt-web"
 DATA = {

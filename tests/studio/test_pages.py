@@ -8,8 +8,8 @@ import pytest
 
 from engine.store import open_store
 from studio import state
-from studio.components.results_view import NBSP
 from studio.navigation import PAGES
+from studio.views.results.results_view import NBSP
 from tests.studio.helpers import app, buttons, example, make_run, texts, wait_for_status
 
 
@@ -132,7 +132,7 @@ def test_run_the_ideal_model_from_the_run_page():
     at = app()
     at.session_state[state.TEXT] = example("functions.yml")
     at.session_state[state.SOURCE] = "functions.yml"
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     assert not at.exception
     at.multiselect[0].set_value(["ideal"]).run()
     metrics = {m.label: m.value for m in at.metric}
@@ -153,7 +153,7 @@ def test_run_the_ideal_model_from_the_run_page():
 def test_a_missing_key_names_the_variable_and_blocks_the_start():
     at = app()
     at.session_state[state.TEXT] = example("functions.yml")
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     problems = " ".join(texts(at, "markdown"))
     assert "OPENAI_API_KEY" in problems and "ANTHROPIC_API_KEY" in problems
     assert buttons(at, "Start run")[0].disabled
@@ -166,12 +166,12 @@ def test_keys_never_reach_session_state_the_store_or_links(scripted_llm, monkeyp
         monkeypatch.setenv(name, value)
     at = app()
     at.session_state[state.TEXT] = example("functions.yml")
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     buttons(at, "Start run")[0].click().run()
     run_id = at.session_state[state.RUN_ID]
     store = open_store()
     wait_for_status(store, run_id, ("completed",))
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert secret not in repr(at.session_state.to_dict())
     assert secret not in repr(at.query_params)
@@ -188,7 +188,7 @@ def test_stop_then_resume_a_run(llm_env, scripted_llm):
     for i in range(100):
         lines += [f"- id: q{i}", f"  prompt: question {i}", "  should:", "    - $contains: New"]
     at.session_state[state.TEXT] = "\n".join(lines) + "\n"
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     at.multiselect[0].set_value(["openai:fake-a", "openai:fake-b"]).run()
     buttons(at, "Start run")[0].click().run()
     run_id = at.session_state[state.RUN_ID]
@@ -202,7 +202,7 @@ def test_stop_then_resume_a_run(llm_env, scripted_llm):
     # a refresh (a new session opening the run's link) shows it and can resume it
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     (bar,) = at.get("progress")
     assert bar.proto.text == f"{stopped.done_cells} of 200 answers scored"
     buttons(at, "Resume")[0].click().run()
@@ -215,7 +215,7 @@ def test_stop_then_resume_a_run(llm_env, scripted_llm):
 def test_unknown_run_links_say_so():
     at = app()
     at.query_params["run"] = "A" * 22
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     assert any("There is no run with this id" in e for e in texts(at, "error"))
 
 
@@ -226,7 +226,7 @@ def test_results_of_a_shared_link(or_paths_run):
     _store, run_id = or_paths_run
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert texts(at, "subheader")[:4] == [
         "Two good ways to answer",
@@ -264,7 +264,7 @@ def test_results_open_at_the_prompt_and_model_of_a_link(or_paths_run):
     at.query_params["run"] = run_id
     at.query_params["prompt"] = "new-year"
     at.query_params["model"] = "openai:fake-b[temp:0]"
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert at.session_state["res_tab"] == "Why this score"
     assert at.selectbox(key="res_model").value == "openai:fake-b[temp:0]"
 
@@ -272,11 +272,11 @@ def test_results_open_at_the_prompt_and_model_of_a_link(or_paths_run):
 def test_bad_and_unknown_run_links(or_paths_run):
     at = app()
     at.query_params["run"] = "../etc"
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert any("does not name a run" in e for e in texts(at, "error"))
     at = app()
     at.query_params["run"] = "B" * 22
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert any("There is no run with this id" in e for e in texts(at, "error"))
 
 
@@ -295,7 +295,7 @@ def test_many_prompts_are_paged(fake_llm):
     at = app()
     at.query_params["run"] = run_id
     at.query_params["page"] = "3"
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert any("Prompts 41–45 of 45" in c for c in texts(at, "caption"))
     assert at.selectbox(key="res_prompt").options == [f"p{i} — q{i}" for i in range(40, 45)]
@@ -304,7 +304,7 @@ def test_many_prompts_are_paged(fake_llm):
 def test_an_uploaded_comparison_is_shown_and_a_foreign_file_explained():
     from engine.errors import InputError
     from studio import services
-    from studio.resultdata import Results
+    from studio.core.resultdata import Results
 
     with pytest.raises(InputError, match="not JSON") as caught:
         services.read_uploaded(b"\x00not json", "x.json")
@@ -338,7 +338,7 @@ def test_an_uploaded_comparison_is_shown_and_a_foreign_file_explained():
     assert isinstance(results, Results)
     at = app()
     at.session_state[state.UPLOADED] = ("w.json", results)
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     assert "From Weval" in texts(at, "subheader")
     assert any("| 1 | m1 | **0.50** |" in m for m in texts(at, "markdown"))
@@ -350,7 +350,7 @@ def test_an_uploaded_comparison_is_shown_and_a_foreign_file_explained():
 def test_history_lists_runs_with_scores_and_links(or_paths_run):
     _store, run_id = or_paths_run
     at = app()
-    at.switch_page("app_pages/history.py").run()
+    at.switch_page("views/history/history.py").run()
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table["Blueprint"]) == ["Two good ways to answer"]

@@ -7,7 +7,7 @@ import json
 from engine.report import read_comparison, render_html
 from engine.report.ranking import coverage_note
 from studio import services, state
-from studio.resultdata import Results
+from studio.core.resultdata import Results
 from tests.studio.helpers import app, texts
 
 
@@ -50,7 +50,7 @@ def test_results_page_leaderboard_marks_the_partial_model():
     results = services.read_uploaded(json.dumps(DATA).encode(), "partial.json")
     at = app()
     at.session_state[state.UPLOADED] = ("partial.json", results)
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     lines = board.splitlines()

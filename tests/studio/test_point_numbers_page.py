@@ -9,7 +9,7 @@ def test_point_numbers_agree_with_the_raw_judge_answers(or_paths_run):
     _store, run_id = or_paths_run
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     grid = at.dataframe[1].value
     # or-paths.yml writes "Is polite" first and the `$icontains` point second
     numbers = dict(zip(grid["Point"], grid["#"], strict=True))

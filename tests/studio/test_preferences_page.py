@@ -8,7 +8,7 @@ from tests.studio.helpers import app, texts
 def page(run_id: str):
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/preferences.py").run()
+    at.switch_page("views/preferences/preferences.py").run()
     assert not at.exception
     return at
 
@@ -41,6 +41,6 @@ def test_a_skipped_pair_comes_back_on_request_and_a_pick_is_saved(or_paths_run):
 
 def test_a_finished_run_is_needed():
     at = app()
-    at.switch_page("app_pages/preferences.py").run()
+    at.switch_page("views/preferences/preferences.py").run()
     assert not at.exception
     assert any("No finished run yet" in t for t in texts(at, "info"))

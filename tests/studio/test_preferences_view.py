@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.review.preferences import agreement, win_rates
 from engine.stats.proportion import wilson
 from engine.store import PreferenceRow
-from studio.components.preferences_view import agreement_words, win_rates_markdown
+from studio.views.results.preferences_view import agreement_words, win_rates_markdown
 
 A, B = "openai:a", "openai:b"
 

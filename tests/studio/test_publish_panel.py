@@ -10,7 +10,7 @@ import pytest
 
 from studio import state
 from studio.access import Viewer, may_publish
-from studio.components.publish_panel import PUBLISH_BRANCH, PUBLISH_NAME
+from studio.views.editor.publish_panel import PUBLISH_BRANCH, PUBLISH_NAME
 from tests.publish.repos import bare_repository, branches, file_at
 from tests.studio.helpers import app, texts
 

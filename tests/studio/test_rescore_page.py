@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.store import open_store
 from studio import state
-from studio.components.rescore_panel import STARTED_KEY
+from studio.views.results.rescore_panel import STARTED_KEY
 from tests.studio.helpers import app, buttons, example, plain, texts, wait_for_status
 
 OLD_POINT = "Is polite and to the point."
@@ -17,7 +17,7 @@ def results_of(run_id: str, draft: str | None):
         at.session_state[state.TEXT] = draft
         at.session_state[state.SOURCE] = "or-paths.yml"
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     return at
 
@@ -62,7 +62,7 @@ def test_plan_then_start_scores_the_stored_answers_with_the_draft(or_paths_run, 
     assert run_id not in plain(str(back.label))
     # History labels the re-score, and names the run it scored by the same words
     history = app()
-    history.switch_page("app_pages/history.py").run()
+    history.switch_page("views/history/history.py").run()
     assert not history.exception
     rows = history.dataframe[0].value
     kinds = dict(

@@ -6,7 +6,7 @@ import pytest
 
 from engine.blueprint import parse_blueprint
 from engine.report import IDEAL_MODEL_ID, read_comparison
-from studio.resultdata import (
+from studio.core.resultdata import (
     PAGE_SIZE,
     Results,
     display_names,

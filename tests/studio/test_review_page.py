@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.store import open_store
 from studio.access import Viewer
-from studio.components.review_panel import (
+from studio.widgets.review_panel import (
     COMMENT_KEY,
     OWN_SCORE,
     PICK_KEY,
@@ -21,7 +21,7 @@ POLITE = "Is polite and to the point."
 def results_page(run_id: str):
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     return at
 
@@ -129,7 +129,7 @@ def test_a_share_link_visitor_sees_marks_but_no_form_nor_who_reviewed(or_paths_r
     monkeypatch.setenv("BLUEPRINT_STUDIO_URL", "http://studio.example.org")
     visitor = app().run()
     visitor.query_params["token"] = token
-    visitor.switch_page("app_pages/shared.py").run()
+    visitor.switch_page("views/share/share.py").run()
     assert not visitor.exception
     assert not [m for m in visitor.multiselect if m.key == PICK_KEY]
     assert "Save verdict" not in [b.label for b in visitor.button]

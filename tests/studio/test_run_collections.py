@@ -25,7 +25,7 @@ def _run_page(home, settings: str = ""):
     at = app()
     at.session_state[state.TEXT] = BLUEPRINT
     at.session_state[state.SOURCE] = "picker.yml"
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     assert not at.exception
     return at
 
@@ -64,7 +64,7 @@ def test_a_run_of_a_custom_model_opens_in_the_results_page(fake_llm, monkeypatch
     run_sync(prepared.run_id, prepared.plan, store, prepared.options)
     at = app()
     at.query_params["run"] = prepared.run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     board = next(m for m in texts(at, "markdown") if m.startswith("| # | Model | Average"))
     assert "my-local" in board

@@ -6,8 +6,8 @@ from engine.assessment import PointAssessment
 from engine.jsvalues import format_score
 from engine.report import read_comparison, render_html
 from engine.scoring import explain
-from studio import figures
-from studio.resultdata import Results, shown
+from studio.core import figures
+from studio.core.resultdata import Results, shown
 
 # 0.125 is exact in binary: Python's f"{0.125:.2f}" gives "0.12", JavaScript's toFixed "0.13".
 HALF = 0.125

@@ -19,7 +19,7 @@ KEY = "sk-studio-PASTED-KEY-8080"
 def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)  # the studio reads ./.streamlit/secrets.toml
     at = app()
-    at.switch_page("app_pages/settings.py").run()
+    at.switch_page("views/settings/settings.py").run()
     assert not at.exception
     return at
 

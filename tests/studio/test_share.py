@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.store import new_run_id
-from studio.share import (
+from studio.core.share import (
     ResultsView,
     base_url,
     is_draft_id,

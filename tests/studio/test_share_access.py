@@ -52,7 +52,7 @@ def test_personal_share_panel_creates_lists_and_revokes_links(or_paths_run):
     store, run_id = or_paths_run
     at = app()
     at.query_params["run"] = run_id
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("views/results/results.py").run()
     assert not at.exception
     warning = " ".join(texts(at, "warning"))
     assert "works on this computer only" in warning
@@ -70,7 +70,7 @@ def test_personal_share_panel_creates_lists_and_revokes_links(or_paths_run):
 
     visitor = app().run()  # a first run registers the pages' url_paths
     visitor.query_params["token"] = token
-    visitor.switch_page("app_pages/shared.py").run()
+    visitor.switch_page("views/share/share.py").run()
     assert not visitor.exception
     assert "Leaderboard" in texts(visitor, "subheader")
     assert [b.label for b in visitor.get("download_button")][:1] == ["Download report (HTML)"]
@@ -85,7 +85,7 @@ def test_personal_share_panel_creates_lists_and_revokes_links(or_paths_run):
 def test_a_made_up_token_opens_nothing(or_paths_run):
     at = app().run()
     at.query_params["token"] = new_share_token()
-    at.switch_page("app_pages/shared.py").run()
+    at.switch_page("views/share/share.py").run()
     assert not at.exception
     assert any("does not open anything" in e for e in texts(at, "error"))
     assert "Leaderboard" not in texts(at, "subheader")

@@ -1,4 +1,4 @@
-"""The plain share page (`studio.share_route`): a share link's run as HTML with no script.
+"""The plain share page (`studio.views.share.share_route`): a share link's run as HTML with no script.
 
 The middleware is tested in front of a stand-in app (the one Streamlit would be): it answers
 `/share` and `/share/download` itself and hands every other request, and "team only" links, to
@@ -18,8 +18,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from engine.store import Store, open_store
-from studio.share_html import MESSAGES
-from studio.share_route import SharePages
+from studio.views.share.share_html import MESSAGES
+from studio.views.share.share_route import SharePages
 from tests.studio.helpers import make_run
 from tests.studio.test_report import HOSTILE, assert_inert, parsed
 

@@ -1,7 +1,7 @@
 """The share page's pages and the report's views, read as HTML (no browser): what each holds.
 
 A comparison of 120 prompts x 3 models, one with a hostile id and hostile answers, is drawn as
-the share page would draw it (`studio.share_view` + `studio.run_files.run_file`) and as the
+the share page would draw it (`studio.views.share.share_view` + `studio.core.run_files.run_file`) and as the
 one-file report.
 """
 
@@ -14,9 +14,9 @@ from urllib.parse import parse_qs, urlsplit
 from engine.report import read_comparison, render_html
 from engine.report.views.overview import date_words
 from engine.report.views.palette import palette_css, score_class, score_colour
-from studio.resultdata import Results
-from studio.run_files import run_file
-from studio.share_view import DETAILS_PER_PAGE, read_view, view_options
+from studio.core.resultdata import Results
+from studio.core.run_files import run_file
+from studio.views.share.share_view import DETAILS_PER_PAGE, read_view, view_options
 from tests.studio.test_report import assert_inert, parsed
 
 HOSTILE = '<script>alert(1)</script>"&'

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from engine.run.summary import summarize_run
 from engine.store import open_store
-from studio import runs
+from studio.core import runs
 from tests.fakes.llm_replies import FakeReply, FakeRequest, judge_reply
 from tests.fakes.llm_server import FakeLLM
 from tests.studio.browser import (

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from studio.linechart import PALETTE, line_chart_svg, svg_image
-from studio.statictable import Table
+from studio.views.compare.linechart import PALETTE, line_chart_svg, svg_image
+from studio.views.compare.statictable import Table
 
 HOSTILE = "<img src=x onerror=alert(1)>\"' & </td></table><script>x()</script>"
 

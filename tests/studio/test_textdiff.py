@@ -1,8 +1,8 @@
-"""Line differences between two versions, as plain text (`studio.textdiff`)."""
+"""Line differences between two versions, as plain text (`studio.core.textdiff`)."""
 
 from __future__ import annotations
 
-from studio.textdiff import MAX_DIFF_LINES, line_diff
+from studio.core.textdiff import MAX_DIFF_LINES, line_diff
 
 OLD = "title: t\n---\n- prompt: a\n  should:\n    - Is kind.\n"
 

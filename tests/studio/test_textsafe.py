@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from studio.textsafe import one_line, safe_markdown
+from studio.core.textsafe import one_line, safe_markdown
 
 
 @pytest.mark.parametrize(

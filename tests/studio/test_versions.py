@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from engine.settings import Settings
 from engine.store import open_store
 from studio import services, state
-from studio.drafts import read_upload
+from studio.core.drafts import read_upload
 from tests.studio.helpers import app, buttons, example, texts, wait_for_status
 
 CAPITALS = "Capital cities, checked by functions"
@@ -190,7 +190,7 @@ def test_a_run_opens_its_exact_text_as_a_version_of_its_draft(monkeypatch):
     monkeypatch.setenv("BLUEPRINT_VERSION_PAUSE_S", "0")
     at = open_example(CAPITALS)
     draft = at.session_state[state.DRAFT_ID]
-    at.switch_page("app_pages/run.py").run()
+    at.switch_page("views/run/run.py").run()
     at.multiselect[0].set_value(["ideal"]).run()
     buttons(at, "Start run")[0].click().run()
     run_id = at.session_state[state.RUN_ID]
@@ -198,15 +198,15 @@ def test_a_run_opens_its_exact_text_as_a_version_of_its_draft(monkeypatch):
     run = wait_for_status(store, run_id, ("completed",))
     assert run.options["draft"] == [draft, 1]
     history = app()
-    history.switch_page("app_pages/history.py").run()
+    history.switch_page("views/history/history.py").run()
     assert list(history.dataframe[0].value["Version"]) == ["version 1"]
     # the user goes on editing after the run
-    at.switch_page("app_pages/editor.py").run()
+    at.switch_page("views/editor/editor.py").run()
     type_text(at, example("functions.yml") + "# later\n")
     assert store.draft(draft) != example("functions.yml")
     results = app()
     results.query_params["run"] = run_id
-    results.switch_page("app_pages/results.py").run()
+    results.switch_page("views/results/results.py").run()
     buttons(results, "Open this version in the editor")[0].click().run()
     assert not results.exception
     assert texts(results, "title") == ["Editor"]
@@ -234,7 +234,7 @@ def test_a_run_without_a_draft_opens_as_one_new_draft():
     for _ in range(2):  # twice: the untouched draft is opened again, not copied
         at = app()
         at.query_params["run"] = run_id
-        at.switch_page("app_pages/results.py").run()
+        at.switch_page("views/results/results.py").run()
         buttons(at, "Open this version in the editor")[0].click().run()
         assert not at.exception
         assert at.session_state[state.TEXT] == text
