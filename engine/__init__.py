@@ -29,13 +29,15 @@ if TYPE_CHECKING:
         js_syntax_error,
         lookup,
     )
+    from engine.comparison import Comparison, read_comparison
+    from engine.comparison.build import build_comparison
     from engine.errors import BlueprintError, ConfigError, EngineError
     from engine.lint import Diagnostic, apply_fix, lint
-    from engine.offline import build_comparison, score_rows
     from engine.providers import ChatRequest, ChatResponse, ProviderCallError, ProviderPool
-    from engine.report import Comparison, read_comparison, render_html
+    from engine.report import render_html
     from engine.run import RunOptions, prepare_run
     from engine.run.service import run_sync
+    from engine.scoring.offline import score_rows
     from engine.settings import Settings, load_settings
     from engine.store import Store
 
@@ -58,14 +60,14 @@ _WHERE: dict[str, str] = {
     "Diagnostic": "engine.lint",
     "apply_fix": "engine.lint",
     "lint": "engine.lint",
-    "build_comparison": "engine.offline",
-    "score_rows": "engine.offline",
+    "build_comparison": "engine.comparison.build",
+    "score_rows": "engine.scoring.offline",
     "ChatRequest": "engine.providers",
     "ChatResponse": "engine.providers",
     "ProviderCallError": "engine.providers",
     "ProviderPool": "engine.providers",
-    "Comparison": "engine.report",
-    "read_comparison": "engine.report",
+    "Comparison": "engine.comparison",
+    "read_comparison": "engine.comparison",
     "render_html": "engine.report",
     "RunOptions": "engine.run",
     "prepare_run": "engine.run",

@@ -167,7 +167,7 @@ def test_a_run_starts_its_calls_without_the_scoring_and_report_modules() -> None
         "engine.store.sqlite"
     )
     prefixes = (
-        "engine.offline", "engine.run.assemble", "engine.scoring", "engine.report",
+        "engine.comparison", "engine.run.assemble", "engine.scoring", "engine.report",
         "engine.assessment",
         # and what only a settings file, a number written out or an HTTP date needs
         "tomllib", "decimal", "email",

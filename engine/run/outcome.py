@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from engine.providers.types import DEFAULT_CONCURRENCY
 
 if TYPE_CHECKING:
+    from engine.comparison.cost import RunCost
+    from engine.comparison.weval import Comparison
     from engine.judge.keypoints import KeyPoints
-    from engine.report.comparison import Comparison
     from engine.scoring.summary import ModelSummary
     from engine.stats import Uncertainty
     from engine.store.rows import RunStatus
@@ -98,3 +99,5 @@ class RunOutcome:
     summary_error: str | None = None
     uncertainty: Uncertainty | None = None
     """Each model's 95% interval and each pair's paired difference (a completed run)."""
+    cost: RunCost | None = None
+    """What the run cost, read once from its call log at its end (however it ended)."""
