@@ -1,5 +1,8 @@
 """Runs: the plan (matrix, calls, cost), the call layer (log, cache, provider), execution.
 
+May import: `engine.comparison`, `engine.summary` and everything below them; never
+`engine.compare`, `engine.report` or the command line.
+
 The names load on first use (PEP 562): a run without judges imports neither the judges nor
 key-point extraction, similarity or re-scoring.
 """

@@ -13,6 +13,7 @@ from engine.evidence import Evidence, ToolCall
 from engine.jsonfast import dumps_compact
 from engine.run.calls import CallResult
 from engine.run.plan import CellPlan
+from engine.run.stored import StoredTurns
 from engine.store import CellRow
 from engine.store.migrations import now
 
@@ -57,6 +58,18 @@ class Conversation:
     def __post_init__(self) -> None:
         if self.cell.system is not None and not self.history:
             self.history.append({"role": "system", "content": self.cell.system})
+
+    @classmethod
+    def stored(cls, cell: CellPlan, turns: StoredTurns) -> Conversation:
+        """The conversation of a stored answer (a re-score), for `cell`; nothing is generated."""
+        return cls(
+            cell=cell,
+            history=turns.history,
+            generated=turns.generated,
+            tool_calls=turns.tool_calls,
+            durations=turns.durations,
+            latency_ms=turns.latency_ms,
+        )
 
     async def generate(self, answer: Answer) -> None:
         """Walk the prompt's messages, generating each placeholder and the final answer."""

@@ -313,7 +313,7 @@ class _Runner:
         """
         if cell.recorded is not None:  # a re-score: the stored answer, never a new one
             try:
-                conv = cell.recorded.conversation(cell)
+                conv = Conversation.stored(cell, cell.recorded.turns())
             except EngineError as exc:
                 return Conversation(cell), _failed(cell, str(exc))
             if cell.recorded.error is not None:
