@@ -176,13 +176,9 @@ class _Runner:
         if event.ok:
             if event.source == "log":
                 return  # finished before an interruption: counted from the log at the start
-            p.done_calls += 1
-            if event.source == "cache":
-                p.cached_calls += 1
-            else:
-                p.cost_usd += event.cost_usd or 0.0
-            p.input_tokens += event.input_tokens
-            p.output_tokens += event.output_tokens
+            cached = event.source == "cache"
+            cost = None if cached else event.cost_usd
+            p.add_calls(1, int(cached), event.input_tokens, event.output_tokens, cost)
         else:
             p.failed_calls += 1
         if self.options.max_cost_usd is not None and p.cost_usd >= self.options.max_cost_usd:
@@ -198,24 +194,13 @@ class _Runner:
                 p.failed_calls += 1
                 continue
             uses = 1 + call.reuses  # each reuse was a cached call with the same tokens
-            p.done_calls += uses
-            p.cached_calls += call.reuses + (1 if call.cached else 0)
-            if not call.cached:
-                p.cost_usd += call.cost_usd or 0.0
-            p.input_tokens += uses * (call.input_tokens or 0)
-            p.output_tokens += uses * (call.output_tokens or 0)
-
-    def _totals(self) -> RunTotals:
-        p = self.progress
-        return RunTotals(
-            done_calls=p.done_calls,
-            cached_calls=p.cached_calls,
-            failed_calls=p.failed_calls,
-            done_cells=p.done_cells,
-            cost_usd=p.cost_usd,
-            input_tokens=p.input_tokens,
-            output_tokens=p.output_tokens,
-        )
+            p.add_calls(
+                uses,
+                call.reuses + (1 if call.cached else 0),
+                uses * (call.input_tokens or 0),
+                uses * (call.output_tokens or 0),
+                None if call.cached else call.cost_usd,
+            )
 
     def _report(self) -> None:
         if self.on_progress is not None:
@@ -224,7 +209,9 @@ class _Runner:
     async def _heartbeat(self) -> None:
         while True:
             with contextlib.suppress(StoreError):  # a liveness signal: the next beat retries
-                await self.writer.committed(self.writer.heartbeat(self.run_id, self._totals()))
+                await self.writer.committed(
+                    self.writer.heartbeat(self.run_id, self.progress.totals())
+                )
             await asyncio.sleep(1.0)
 
     def _local_failure(self, exc: StoreError) -> None:
@@ -513,7 +500,7 @@ class _Runner:
         p = self.progress
         p.done_cells = len(rows)
         p.failed_cells = sum(1 for r in rows if r.failed)
-        totals = self._totals()
+        totals = self.progress.totals()
         if self.local_errors:
             error = f"{len(self.local_errors)} result(s) could not be saved: {self.local_errors[0]}"
             self.store.save_totals(self.run_id, totals)

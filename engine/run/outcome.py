@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.providers.types import DEFAULT_CONCURRENCY
+from engine.store.rows import RunTotals
 
 if TYPE_CHECKING:
     from engine.comparison.cost import RunCost
@@ -63,20 +64,13 @@ class RunOptions:
         return plan_calls + (1 if self.summary_model else 0)
 
 
-@dataclass
-class Progress:
-    """Live counters of a run."""
+@dataclass(kw_only=True)
+class Progress(RunTotals):
+    """Live counters of a run: the stored ones (`RunTotals`), its plan's totals, per model."""
 
     total_calls: int
     total_cells: int
-    done_calls: int = 0
-    cached_calls: int = 0
-    failed_calls: int = 0
-    done_cells: int = 0
     failed_cells: int = 0
-    cost_usd: float = 0.0
-    input_tokens: int = 0
-    output_tokens: int = 0
     per_model: dict[str, list[int]] = field(default_factory=dict)  # model -> [done cells, total]
 
 
