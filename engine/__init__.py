@@ -6,14 +6,16 @@ about as many as inspect_ai exports; everything else is public in its subpackage
 `TYPE_CHECKING` imports (what type checkers read); `__all__` and `_WHERE` (each name's module)
 are read from them on first use (`engine.lazy.typed_exports`). Submodules are imported on first
 use, so `import engine` stays fast for the command line (scoring a file must not pay for the
-HTTP client or the linter). The version is `engine.version.__version__`.
+HTTP client or the linter). `__version__` is read from `engine.version` (a leaf module).
 
-The packages below form layers, bottom to top; a module imports only from its own layer and
-the ones below (`tests/test_import_graph.py` checks it):
-leaf modules (`engine.errors`, `engine.records`, ..., `engine.blueprint`, `engine.store`),
-`engine.js` / `engine.net`, `engine.checks`, `engine.providers` / `engine.judge` /
-`engine.scoring` / `engine.similarity`, `engine.comparison`, `engine.lint` / `engine.run` /
-`engine.compare`, `engine.report`, and the command line (`engine.cli`) on top.
+The packages form layers, bottom to top; a module imports only from its own layer and the
+ones below, type-only imports included (`tests/test_import_graph.py` checks it): the leaf
+modules (`engine.errors`, `engine.records`, `engine.settings`, `engine.output`, ...);
+`engine.blueprint`, `engine.store`; `engine.js`, `engine.net`; `engine.checks`;
+`engine.providers`, `engine.judge`, `engine.scoring`; `engine.similarity`, `engine.stats`;
+`engine.comparison`; `engine.summary`; `engine.lint`, `engine.run`; `engine.compare`,
+`engine.edit`, `engine.publish`, `engine.queue`; `engine.report`; `engine.review`,
+`engine.drafting`; and the command line (`engine.cli`) on top.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.lazy import typed_exports
+from engine.version import __version__ as __version__
 
 if TYPE_CHECKING:
     from engine.assessment import PointAssessment as PointAssessment
