@@ -1,4 +1,4 @@
-"""Weval's comparison JSON (`<runLabel>_<timestamp>_comparison.json`, spec §6) in memory, and written."""
+"""The `Comparison` record and its JSON as written (Weval's `*_comparison.json`, spec §6)."""
 
 from __future__ import annotations
 

@@ -62,8 +62,9 @@ SCORING_MODULES = (
     "engine.comparison.build",
     "engine.scoring.variants",
 )
-"""What scores cells and writes the comparison (`engine.scoring.offline` and `engine.comparison.build`
-import the rest), in an order that imports a few milliseconds' worth at each step."""
+"""What scores cells and writes the comparison (`engine.scoring.offline` and
+`engine.comparison.build` import the rest), in an order that imports a few milliseconds' worth
+at each step."""
 
 
 async def _when_idle(steps: list[Callable[[], object]]) -> None:
