@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from engine.report import Comparison, read_comparison
+from engine.comparison import Comparison, read_comparison
 from engine.review import calibrate, judged_points, match_reviews
 from engine.store import ReviewRow
 

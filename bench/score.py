@@ -40,7 +40,7 @@ _ON = "gc.disable = lambda: None"  # keeps the collector on despite the command'
 GC_VARIANTS = {
     "as shipped": "pass",  # `blueprint score` disables the cyclic collector once, at its start
     "collector on": _ON,
-    "gc.freeze()": f"{_ON}; import engine.cli, engine.offline, engine.checks; gc.freeze()",
+    "gc.freeze()": f"{_ON}; import engine.cli, engine.scoring.offline, engine.checks; gc.freeze()",
     "threshold 50k": f"{_ON}; gc.set_threshold(50_000, 20, 20)",
 }
 """Process-wide GC settings compared: what the command ships, and the alternatives."""

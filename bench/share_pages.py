@@ -113,9 +113,10 @@ def _report_figures(repeat: int) -> tuple[str, bool]:
     from bench.common import generated_blueprint
     from engine.blueprint import parse_blueprint
     from engine.checks import CheckEnv
-    from engine.offline import build_comparison, score_rows
+    from engine.comparison.build import build_comparison
     from engine.report import render_html
     from engine.responses import ResponseRow
+    from engine.scoring.offline import score_rows
     from engine.settings import Settings
 
     blueprint = parse_blueprint(generated_blueprint(1000))

@@ -2,125 +2,62 @@
 
 The names below are the main workflow (parse, lint, check, call models, run, score, report),
 about as many as inspect_ai exports; everything else is public in its subpackage
-(`engine.scoring`, `engine.judge`, `engine.run`, ...). `__all__` is the list; `_WHERE` says
-where each name lives and the `TYPE_CHECKING` imports repeat it for type checkers (a test keeps
-the three equal). Submodules are imported on first use, so `import engine` stays fast for the
-command line (scoring a file must not pay for the HTTP client or the linter).
+(`engine.scoring`, `engine.judge`, `engine.run`, ...). Each is listed once, in the
+`TYPE_CHECKING` imports (what type checkers read); `__all__` and `_WHERE` (each name's module)
+are read from them on first use (`engine.lazy.typed_exports`). Submodules are imported on first
+use, so `import engine` stays fast for the command line (scoring a file must not pay for the
+HTTP client or the linter). `__version__` is read from `engine.version` (a leaf module).
+
+The packages form layers, bottom to top; a module imports only from its own layer and the
+ones below, type-only imports included (`tests/test_import_graph.py` checks it): the leaf
+modules (`engine.errors`, `engine.records`, `engine.settings`, `engine.output`, ...);
+`engine.blueprint`, `engine.store`; `engine.js`, `engine.net`; `engine.checks`;
+`engine.providers`, `engine.judge`, `engine.scoring`; `engine.similarity`, `engine.stats`;
+`engine.comparison`; `engine.summary`; `engine.lint`, `engine.run`; `engine.compare`,
+`engine.edit`, `engine.publish`, `engine.queue`; `engine.report`; `engine.review`,
+`engine.drafting`; and the command line (`engine.cli`) on top.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
-"""The package's version (pyproject.toml reads it from here; no `importlib.metadata` needed)."""
+from engine.lazy import typed_exports
+from engine.version import __version__ as __version__
 
 if TYPE_CHECKING:
-    from engine.assessment import PointAssessment
-    from engine.blueprint import Blueprint, load_blueprint, parse_blueprint
-    from engine.checks import (
-        CheckEnv,
-        call_host_refusal,
-        evaluate_function_points,
-        evaluate_point,
-        function_names,
-        js_regex_error,
-        js_syntax_error,
-        lookup,
-    )
-    from engine.errors import BlueprintError, ConfigError, EngineError
-    from engine.lint import Diagnostic, apply_fix, lint
-    from engine.offline import build_comparison, score_rows
-    from engine.providers import ChatRequest, ChatResponse, ProviderCallError, ProviderPool
-    from engine.report import Comparison, read_comparison, render_html
-    from engine.run import RunOptions, prepare_run
-    from engine.run.service import run_sync
-    from engine.settings import Settings, load_settings
-    from engine.store import Store
+    from engine.assessment import PointAssessment as PointAssessment
+    from engine.blueprint import Blueprint as Blueprint
+    from engine.blueprint import load_blueprint as load_blueprint
+    from engine.blueprint import parse_blueprint as parse_blueprint
+    from engine.checks import CheckEnv as CheckEnv
+    from engine.checks import call_host_refusal as call_host_refusal
+    from engine.checks import evaluate_function_points as evaluate_function_points
+    from engine.checks import evaluate_point as evaluate_point
+    from engine.checks import function_names as function_names
+    from engine.checks import js_regex_error as js_regex_error
+    from engine.checks import js_syntax_error as js_syntax_error
+    from engine.checks import lookup as lookup
+    from engine.comparison import Comparison as Comparison
+    from engine.comparison import build_comparison as build_comparison
+    from engine.comparison import read_comparison as read_comparison
+    from engine.errors import BlueprintError as BlueprintError
+    from engine.errors import ConfigError as ConfigError
+    from engine.errors import EngineError as EngineError
+    from engine.lint import Diagnostic as Diagnostic
+    from engine.lint import apply_fix as apply_fix
+    from engine.lint import lint as lint
+    from engine.providers import ChatRequest as ChatRequest
+    from engine.providers import ChatResponse as ChatResponse
+    from engine.providers import ProviderCallError as ProviderCallError
+    from engine.providers import ProviderPool as ProviderPool
+    from engine.report import render_html as render_html
+    from engine.run import RunOptions as RunOptions
+    from engine.run import prepare_run as prepare_run
+    from engine.run.service import run_sync as run_sync
+    from engine.scoring.offline import score_rows as score_rows
+    from engine.settings import Settings as Settings
+    from engine.settings import load_settings as load_settings
+    from engine.store import Store as Store
 
-_WHERE: dict[str, str] = {
-    "PointAssessment": "engine.assessment",
-    "Blueprint": "engine.blueprint",
-    "load_blueprint": "engine.blueprint",
-    "parse_blueprint": "engine.blueprint",
-    "CheckEnv": "engine.checks",
-    "call_host_refusal": "engine.checks",
-    "evaluate_function_points": "engine.checks",
-    "evaluate_point": "engine.checks",
-    "function_names": "engine.checks",
-    "js_regex_error": "engine.checks",
-    "js_syntax_error": "engine.checks",
-    "lookup": "engine.checks",
-    "BlueprintError": "engine.errors",
-    "ConfigError": "engine.errors",
-    "EngineError": "engine.errors",
-    "Diagnostic": "engine.lint",
-    "apply_fix": "engine.lint",
-    "lint": "engine.lint",
-    "build_comparison": "engine.offline",
-    "score_rows": "engine.offline",
-    "ChatRequest": "engine.providers",
-    "ChatResponse": "engine.providers",
-    "ProviderCallError": "engine.providers",
-    "ProviderPool": "engine.providers",
-    "Comparison": "engine.report",
-    "read_comparison": "engine.report",
-    "render_html": "engine.report",
-    "RunOptions": "engine.run",
-    "prepare_run": "engine.run",
-    "run_sync": "engine.run.service",
-    "Settings": "engine.settings",
-    "load_settings": "engine.settings",
-    "Store": "engine.store",
-}
-
-__all__ = [
-    "Blueprint",
-    "BlueprintError",
-    "ChatRequest",
-    "ChatResponse",
-    "CheckEnv",
-    "Comparison",
-    "ConfigError",
-    "Diagnostic",
-    "EngineError",
-    "PointAssessment",
-    "ProviderCallError",
-    "ProviderPool",
-    "RunOptions",
-    "Settings",
-    "Store",
-    "apply_fix",
-    "build_comparison",
-    "call_host_refusal",
-    "evaluate_function_points",
-    "evaluate_point",
-    "function_names",
-    "js_regex_error",
-    "js_syntax_error",
-    "lint",
-    "load_blueprint",
-    "load_settings",
-    "lookup",
-    "parse_blueprint",
-    "prepare_run",
-    "read_comparison",
-    "render_html",
-    "run_sync",
-    "score_rows",
-]
-
-
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first use (PEP 562)."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'engine' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = typed_exports(__name__, __file__)

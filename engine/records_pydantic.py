@@ -5,14 +5,20 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, ClassVar, Literal, Protocol
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, InstanceOf, create_model
 
-if TYPE_CHECKING:
-    from engine.records import Record
-
 __all__ = ["validate"]
+
+
+class Record(Protocol):
+    """What a twin is made from: `engine.records.Record` (a dataclass), as seen from here."""
+
+    extra_keys: ClassVar[Literal["forbid", "ignore"]]
+    field_checks: ClassVar[Mapping[str, Callable[[Any], Any]]]
+
 
 _TWINS: dict[type, type[BaseModel]] = {}
 

@@ -18,11 +18,11 @@ import streamlit as st
 
 from engine.blueprint import Blueprint, parse_blueprint
 from engine.checks import CheckEnv
+from engine.comparison import read_comparison
 from engine.errors import BlueprintError, ConfigError, InputError
 from engine.jsonl import json_error_words, loads_like_js
 from engine.lint import Diagnostic, lint
 from engine.providers.collections import model_collections
-from engine.report import read_comparison
 from engine.run import stored_comparison
 from engine.settings import home_dir, load_settings
 from engine.store import JudgmentRow, RunRecord, Store, open_store

@@ -1,4 +1,5 @@
-"""The `engine` package's import graph (module-level and function-level imports) has no cycle.
+"""The `engine` package's import graph (module-level, function-level and type-only imports) has no
+cycle, and its packages keep their layers.
 
 `import_graph` serves `tests/studio/test_layout.py` too (the studio's pure modules).
 """
@@ -13,7 +14,8 @@ from tests.astparse import parse_source
 ROOT = Path(__file__).resolve().parents[1]
 
 # Cycles allowed on purpose, as sorted tuples of module names. Keep it empty: a function-level
-# import that breaks a cycle at import time still couples the modules both ways.
+# import that breaks a cycle at import time, or a type-only one that hides it from the
+# interpreter, still couples the modules both ways.
 ALLOWED_CYCLES: set[tuple[str, ...]] = set()
 
 
@@ -27,23 +29,10 @@ def _modules(package: str) -> dict[str, Path]:
     return found
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _imported(tree: ast.AST, module: str, is_package: bool) -> set[str]:
-    """Every module name an import statement names, anywhere but under `if TYPE_CHECKING:`."""
+    """Every module name an import statement names, anywhere (type-only imports included)."""
     names: set[str] = set()
-    skip: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            skip.update(id(child) for stmt in node.body for child in ast.walk(stmt))
-    for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -70,9 +59,9 @@ def import_graph(package: str = "engine") -> dict[str, set[str]]:
                 continue
             parts = target.split(".")
             for i in range(2, len(parts) + 1):  # the package itself is every module's parent
-                package = ".".join(parts[:i])
-                if package != name and not name.startswith(package + "."):
-                    edges.add(package)
+                parent = ".".join(parts[:i])
+                if parent != name and not name.startswith(parent + "."):
+                    edges.add(parent)
         graph[name] = edges
     return graph
 
@@ -169,9 +158,80 @@ def test_a_run_starts_its_calls_without_the_scoring_and_report_modules() -> None
         "engine.store.sqlite"
     )
     prefixes = (
-        "engine.offline", "engine.run.assemble", "engine.scoring", "engine.report",
+        "engine.comparison", "engine.run.assemble", "engine.scoring", "engine.report",
         "engine.assessment",
         # and what only a settings file, a number written out or an HTTP date needs
         "tomllib", "decimal", "email",
     )  # fmt: skip
     assert _loaded_after(imports, prefixes) == []
+
+
+# The engine's layers, bottom to top: a module may import its own layer and the ones below,
+# never a higher one (type-only and function-level imports included). A package's `__init__`
+# docstring says the same in words. A package listed here that does not exist is skipped.
+LAYERS: list[tuple[str, ...]] = [
+    (  # leaf modules: plain values, errors, settings, records, JSON, writing files
+        "engine.errors", "engine.lazy", "engine.version", "engine.jsvalues", "engine.jsonfast",
+        "engine.jsonl", "engine.jsonbound", "engine.loop", "engine.markup", "engine.textlines",
+        "engine.records", "engine.records_pydantic", "engine.settings", "engine.output",
+        "engine.headers", "engine.modelids", "engine.assessment", "engine.evidence",
+    ),
+    ("engine.blueprint", "engine.store", "engine.conversation", "engine.responses"),
+    ("engine.js", "engine.net"),
+    ("engine.checks",),
+    ("engine.providers", "engine.judge", "engine.scoring"),
+    ("engine.similarity", "engine.stats"),
+    ("engine.comparison",),
+    ("engine.summary",),
+    ("engine.lint", "engine.run"),
+    ("engine.compare", "engine.edit", "engine.publish", "engine.queue"),
+    ("engine.report",),
+    ("engine.review", "engine.drafting"),
+    ("engine.cli", "engine.login", "engine.__main__"),
+]  # fmt: skip
+
+
+def _unit(module: str) -> str:
+    """The top-level package or module of `engine` that `module` belongs to."""
+    return ".".join(module.split(".")[:2])
+
+
+def layer_breaches(graph: dict[str, set[str]], layers: list[tuple[str, ...]]) -> list[str]:
+    """Each import of a higher layer, as `module -> imported (layer i -> layer j)`."""
+    level = {unit: i for i, units in enumerate(layers) for unit in units}
+    found = []
+    for module, targets in sorted(graph.items()):
+        if module == "engine":  # the package's front door re-exports every layer
+            continue
+        mine = level[_unit(module)]
+        for target in sorted(targets):
+            theirs = level[_unit(target)]
+            if theirs > mine:
+                found.append(f"{module} -> {target} (layer {mine} -> layer {theirs})")
+    return found
+
+
+def test_every_engine_package_has_a_layer() -> None:
+    listed = {unit for units in LAYERS for unit in units}
+    units = {_unit(m) for m in import_graph()} - {"engine"}
+    assert sorted(units - listed) == []
+    assert len(listed) == sum(len(units) for units in LAYERS)  # each listed once
+
+
+def test_the_layer_check_finds_an_upward_import() -> None:
+    graph = {"engine.a.x": {"engine.b"}, "engine.b": set()}
+    assert layer_breaches(graph, [("engine.b",), ("engine.a",)]) == []
+    assert layer_breaches(graph, [("engine.a",), ("engine.b",)]) == [
+        "engine.a.x -> engine.b (layer 0 -> layer 1)"
+    ]
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    found = layer_breaches(import_graph(), LAYERS)
+    assert found == [], "imports of a higher layer:\n" + "\n".join(found)
+
+
+def test_each_engine_package_says_what_it_holds_and_may_import() -> None:
+    for init in sorted((ROOT / "engine").glob("*/__init__.py")):
+        doc = ast.get_docstring(parse_source(init.read_text(encoding="utf-8"))) or ""
+        assert "May import" in doc, f"{init.relative_to(ROOT)}: its docstring has no 'May import'"

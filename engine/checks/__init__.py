@@ -1,5 +1,9 @@
 """Point functions (the deterministic `$` checks): the table, evaluation and JS semantics.
 
+May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...),
+`engine.blueprint`, `engine.store`, `engine.js` and `engine.net`; never the providers, the judges
+or anything above.
+
 The names load on first use (PEP 562): `blueprint lint` needs the table and the argument
 checks, not the evaluation (and the models it fills in).
 """

@@ -1,5 +1,7 @@
 """The `blueprint` command line: one click group, one module per command, imported when used.
 
+May import: every engine package (it is the top layer); never `studio`.
+
 Each command's module (and what it needs: the typed records, the HTTP client, the linter) is
 imported only when that command runs, so `blueprint --help` and `blueprint lint` do not pay
 for the others. `--help` lists the commands from `COMMANDS` without importing them; a test

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from engine.errors import BlueprintError, ConfigError
-from engine.report.output import well_formed
+from engine.output import well_formed
 from engine.settings import Settings, load_settings
 
 if TYPE_CHECKING:

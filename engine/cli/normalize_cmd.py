@@ -10,7 +10,7 @@ import click
 from engine.blueprint import load_blueprint
 from engine.errors import BlueprintError
 from engine.jsvalues import js_clean
-from engine.report.output import well_formed
+from engine.output import well_formed
 
 
 @click.command("normalize")

@@ -37,9 +37,10 @@ def _progress(run: RunRecord) -> str:
 
 
 def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) -> NoReturn:
+    from engine.comparison.build import run_cost
     from engine.jsvalues import format_score
     from engine.modelids import display_names
-    from engine.run.assemble import run_cost, stored_comparison
+    from engine.run.assemble import stored_comparison
 
     click.echo(
         f"{run.status}: {run.done_cells}/{run.total_cells} cells, {run.done_calls} calls "

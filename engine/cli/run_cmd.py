@@ -377,10 +377,10 @@ def execute_prepared(
     The first line is `run <id>  <link>`; `preamble` prints more before any call is made,
     `epilogue` after the totals line (given the run's final progress).
     """
+    from engine.comparison.cost import RunCost
     from engine.jsvalues import format_score
     from engine.modelids import display_names
-    from engine.report.output import OutputError
-    from engine.run.assemble import run_cost
+    from engine.output import OutputError
     from engine.run.service import run_sync
     from engine.similarity.hybrid import WEVAL_SCORE_NOTE
     from engine.store import ModelTotals
@@ -431,7 +431,7 @@ def execute_prepared(
         signal.signal(signal.SIGINT, previous)
     display.close()
     p = outcome.progress
-    cost = run_cost(store, run_id, list(p.per_model))
+    cost = outcome.cost if outcome.cost is not None else RunCost(total=None)  # set by every end
     click.echo(
         f"{outcome.status}: {p.done_cells}/{p.total_cells} cells, {p.done_calls} calls "
         f"({p.cached_calls} cached, {p.failed_calls} failed), {cost.breakdown()}, "

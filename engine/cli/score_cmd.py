@@ -142,9 +142,10 @@ def score(
     # bench.score` measured 0.6-0.7x the CPU time with the collector off, the same peak memory.
     gc.disable()
     from engine.checks import CheckEnv
-    from engine.offline import build_comparison, score_rows
-    from engine.report.output import write_json_atomic
+    from engine.comparison.build import build_comparison
+    from engine.output import write_json_atomic
     from engine.responses import read_responses
+    from engine.scoring.offline import score_rows
     from engine.settings import load_settings
 
     try:

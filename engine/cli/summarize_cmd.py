@@ -48,7 +48,7 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 def _rewrite(path: str | None, summary: dict[str, Any]) -> Path | None:
     """Add the summary to the run's comparison JSON, if it is still where it was written."""
-    from engine.report.output import write_json_atomic
+    from engine.output import write_json_atomic
 
     if not path or not Path(path).is_file():
         return None

@@ -1,4 +1,8 @@
-"""Run against run: what changed between two runs of a blueprint, per model, prompt and point."""
+"""Run against run: what changed between two runs of a blueprint, per model, prompt and point.
+
+May import: `engine.run`, `engine.comparison` and everything below them; never `engine.report` or
+the command line.
+"""
 
 from engine.compare.diff import Change, ModelPair, RunDiff, compare_runs, pair_models
 from engine.compare.load import load_run_view

@@ -50,8 +50,8 @@ def _from_file(path: Path) -> RunView:
 def _from_store(run_id: str, store: Store) -> RunView:
     from engine.blueprint import parse_blueprint
     from engine.blueprint.parse import config_id_of
-    from engine.report.comparison import prompt_weights_of
-    from engine.run.assemble import run_timestamp
+    from engine.comparison.build import run_timestamp
+    from engine.comparison.weval import prompt_weights_of
     from engine.run.keypoints import run_key_points
 
     run = store.get_run(run_id)

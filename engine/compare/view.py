@@ -12,7 +12,7 @@ from engine.errors import InputError
 from engine.scoring.averages import CellOutcome, by_model, weighted_average
 
 if TYPE_CHECKING:
-    from engine.report.comparison import Comparison
+    from engine.comparison.weval import Comparison
     from engine.store import CellRow
 
 __all__ = [
@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 IDEAL_MODEL_ID = "IDEAL_BENCHMARK"
-"""The ideal answers' column of a comparison (as `engine.report.comparison` writes it); not a model."""
+"""The ideal answers' column of a comparison (as `engine.comparison` writes it); not a model."""
 
 _VARIANT = re.compile(r"\[temp:[^\]]*\]")
 

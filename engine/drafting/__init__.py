@@ -1,4 +1,8 @@
-"""Drafting help: a blueprint from a goal, points for a prompt; checked before it is shown."""
+"""Drafting help: a blueprint from a goal, points for a prompt; checked before it is shown.
+
+May import: `engine.report`, `engine.run`, `engine.lint`, `engine.edit` and everything below them;
+never the command line.
+"""
 
 from engine.drafting.check import Draft, DraftRefused, read_draft, read_points
 from engine.drafting.prompts import goal_messages, points_messages

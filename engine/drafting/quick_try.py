@@ -7,8 +7,8 @@ It is kept with the draft's conversation and sent to the assistant on the next t
 
 from __future__ import annotations
 
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 from engine.modelids import display_names
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 
 __all__ = [
     "LOW_SCORE",

@@ -1,5 +1,7 @@
 """Structural edits on blueprint YAML that keep every byte outside the edited node.
 
+May import: `engine.lint` and everything below it; never `engine.report` or the command line.
+
 `apply(text, edit)` makes one edit from the vocabulary in `engine.edit.edits`; `EditSession`
 keeps a text, its layout and its lint diagnostics up to date edit by edit; `form_model`
 describes what the studio's form shows and what only the YAML view can change.

@@ -1,5 +1,9 @@
 """LLM judges for text points: prompts, scales, tolerant parsing, consensus and agreement.
 
+May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...),
+`engine.blueprint`, `engine.store`, `engine.checks` and its own layer (`engine.providers`,
+`engine.scoring`); never the comparison, runs, reports or the command line.
+
 The names load on first use (PEP 562): a run without judges needs only `engine.judge.keypoints`
 (which prompts have key points), not the judges.
 """

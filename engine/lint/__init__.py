@@ -1,5 +1,8 @@
 """The blueprint linter: plain-words diagnostics with positions and mechanical fixes.
 
+May import: `engine.checks`, `engine.providers`, `engine.judge` and everything below them (up to
+`engine.summary`); never runs, reports or the command line.
+
 `lint(text)` never raises for anything in the text; `apply_fix(text, diagnostic)` applies a
 diagnostic's fix. Every code is listed in `CODES` and documented in `docs/lint.md`.
 """

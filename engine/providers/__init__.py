@@ -1,5 +1,9 @@
 """Model providers: chat calls to OpenAI, Anthropic, Ollama and OpenAI-compatible endpoints.
 
+May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...),
+`engine.blueprint`, `engine.store`, `engine.js`, `engine.net` and `engine.checks`; never the
+judges, scoring or anything above.
+
 ```python
 async with ProviderPool() as pool:
     response = await pool.chat(ChatRequest(model_id="openai:gpt-4.1-mini", messages=[...]))

@@ -27,11 +27,11 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from engine import __version__
 from engine.headers import HEADER_NAME, HEADER_VALUE
 from engine.providers.connections import Connections, Origin
 from engine.providers.endpoints import plain_url
 from engine.providers.http11 import Answer
+from engine.version import __version__
 
 if TYPE_CHECKING:
     import httpx

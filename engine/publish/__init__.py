@@ -1,5 +1,8 @@
 """Publishing a blueprint as a proposal: a new branch of a git repository and a pull request.
 
+May import: `engine.lint`, `engine.providers` and everything below them; never `engine.report` or
+the command line.
+
 `publish(content, name, to)` lints the blueprint (errors: `LintRefusal`, nothing pushed),
 clones `to` with the system git, commits the file byte for byte under the blueprints folder
 on a new branch, pushes it, and, with a forge configured (`load_publish_settings`), opens a

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine.comparison.cost import UNKNOWN
 from engine.errors import ConfigError
 from engine.modelids import base_model_id
 from engine.providers import PriceTable
@@ -26,7 +27,6 @@ __all__ = [
     "unpriced",
 ]
 
-UNKNOWN = "cost unknown"
 PRICE_HOWTO = (
     "set a price (USD per million tokens) under [prices] in $BLUEPRINT_HOME/settings.toml, "
     'e.g. "openai:my-model" = { input = 0.4, output = 1.6 }'

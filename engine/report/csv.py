@@ -15,10 +15,10 @@ import io
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 from engine.modelids import display_names
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.output import printable
 from engine.report.numbering import point_kinds, point_numbers
-from engine.report.output import printable
 from engine.report.reviews import PointReviews, judged_points, match_reviews, review_summary
 from engine.store.reviews import ReviewRow
 

@@ -17,13 +17,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 from engine.jsvalues import format_score
 from engine.modelids import display_names
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.output import printable
 from engine.report.costs import PRICE_HOWTO
 from engine.report.executive import executive_html, read_executive
 from engine.report.html_similarity import similarity_html
-from engine.report.output import printable
 from engine.report.ranking import coverage_note, ranked, shared_ranks
 from engine.report.reviews import judged_points, match_reviews
 from engine.report.views.links import Links, report_links

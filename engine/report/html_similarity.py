@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping, Sequence
 
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 
 __all__ = ["similarity_html"]
 

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
+from engine.output import json_text
 from engine.report.numbering import point_kinds, point_numbers
-from engine.report.output import json_text
 from engine.store.reviews import ReviewRow, answer_hash, criterion_hash
 
 __all__ = [

@@ -1,4 +1,7 @@
-"""Human review of judged points and judge calibration; people's picks between two answers."""
+"""Human review of judged points and judge calibration; people's picks between two answers.
+
+May import: `engine.report` and everything below it; never the command line.
+"""
 
 from engine.report.reviews import JudgedPoint, PointReviews, judged_points, match_reviews
 from engine.review.calibration import (

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 from engine.report.csv import _text as spreadsheet_safe
 from engine.stats.proportion import Proportion, wilson
 from engine.store.preferences import Choice, PreferenceRow

@@ -1,5 +1,8 @@
 """Runs: the plan (matrix, calls, cost), the call layer (log, cache, provider), execution.
 
+May import: `engine.comparison`, `engine.summary` and everything below them; never
+`engine.compare`, `engine.report` or the command line.
+
 The names load on first use (PEP 562): a run without judges imports neither the judges nor
 key-point extraction, similarity or re-scoring.
 """
@@ -11,7 +14,7 @@ from typing import TYPE_CHECKING
 from engine.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from engine.run.assemble import comparison_from_rows, replay_rows, stored_comparison
+    from engine.run.assemble import replay_rows, stored_comparison
     from engine.run.calls import Caller, CallEvent, CallResult, RunStopped, call_key, judge_request
     from engine.run.estimate import Estimate, estimate_run
     from engine.run.execute import execute_run
@@ -38,7 +41,6 @@ if TYPE_CHECKING:
     )
 
 _HOMES = {
-    "comparison_from_rows": "assemble",
     "replay_rows": "assemble",
     "stored_comparison": "assemble",
     "CallEvent": "calls",
@@ -85,7 +87,6 @@ __all__ = [
     "RunPlan",
     "RunStopped",
     "call_key",
-    "comparison_from_rows",
     "default_out_dir",
     "estimate_run",
     "execute_run",

@@ -13,31 +13,18 @@ from engine.evidence import Evidence, ToolCall
 from engine.jsonfast import dumps_compact
 from engine.run.calls import CallResult
 from engine.run.plan import CellPlan
+from engine.run.stored import StoredTurns
 from engine.store import CellRow
 from engine.store.migrations import now
+from engine.store.rows import Usage
 
 if TYPE_CHECKING:
     from engine.scoring.cells import CellScore
 
-__all__ = ["Conversation", "Usage", "cell_row"]
+__all__ = ["Conversation", "cell_row"]
 
 Answer = Callable[[list[dict[str, Any]], int], Awaitable[CallResult]]
 """Produces the answer to a history (the turn index counts generated turns from 0)."""
-
-
-@dataclass
-class Usage:
-    """Tokens and cost of a cell's generated turns."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-
-    def add(self, result: CallResult) -> None:
-        """Count one answer."""
-        self.input_tokens += result.input_tokens
-        self.output_tokens += result.output_tokens
-        self.cost_usd += result.cost_usd or 0.0
 
 
 @dataclass
@@ -57,6 +44,18 @@ class Conversation:
     def __post_init__(self) -> None:
         if self.cell.system is not None and not self.history:
             self.history.append({"role": "system", "content": self.cell.system})
+
+    @classmethod
+    def stored(cls, cell: CellPlan, turns: StoredTurns) -> Conversation:
+        """The conversation of a stored answer (a re-score), for `cell`; nothing is generated."""
+        return cls(
+            cell=cell,
+            history=turns.history,
+            generated=turns.generated,
+            tool_calls=turns.tool_calls,
+            durations=turns.durations,
+            latency_ms=turns.latency_ms,
+        )
 
     async def generate(self, answer: Answer) -> None:
         """Walk the prompt's messages, generating each placeholder and the final answer."""
@@ -78,7 +77,7 @@ class Conversation:
             self.durations.append(result.latency_ms)
             for c in result.tool_calls or []:
                 self.tool_calls.append(c.model_copy(update={"message_index": index}))
-            self.usage.add(result)
+            self.usage.add(result.input_tokens, result.output_tokens, result.cost_usd)
 
     @property
     def answer_ms(self) -> float:

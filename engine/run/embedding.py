@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 from engine.errors import EngineError, StoreError
 from engine.providers.embeddings import EmbedRequest
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.run.calls import Caller, RunStopped, embed_key
 from engine.similarity.tables import SimilarityTables, similarity_tables
 from engine.store import CallRow

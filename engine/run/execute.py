@@ -36,6 +36,8 @@ from engine.store import CellRow, JudgmentRow, RunTotals, RunWriter, Store
 
 if TYPE_CHECKING:
     from engine.assessment import PointAssessment
+    from engine.comparison.cost import RunCost
+    from engine.comparison.weval import Comparison
     from engine.judge.consensus import ConsensusJudge, JudgeSpec, JudgmentRecord
     from engine.judge.keypoints import KeyPoints
     from engine.scoring.cells import CellScore
@@ -46,7 +48,7 @@ _JUDGED: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar
     "judged_cell", default=None
 )
 """The (prompt id, effective model) being judged: its judge calls are logged with it, so the
-judging of an answer counts in its model's cost (`engine.report.runcost`)."""
+judging of an answer counts in its model's cost (`engine.comparison.cost`)."""
 
 SCORING_MODULES = (
     "engine.assessment",
@@ -54,13 +56,15 @@ SCORING_MODULES = (
     "engine.conversation",
     "engine.scoring.aggregation",
     "engine.scoring.summary",
-    "engine.report.comparison",
-    "engine.offline",
-    "engine.run.assemble",
+    "engine.comparison.weval",
+    "engine.comparison.read",
+    "engine.scoring.offline",
+    "engine.comparison.build",
     "engine.scoring.variants",
 )
-"""What scores cells and writes the comparison (`engine.offline` and `engine.run.assemble`
-import the rest), in an order that imports a few milliseconds' worth at each step."""
+"""What scores cells and writes the comparison (`engine.scoring.offline` and
+`engine.comparison.build` import the rest), in an order that imports a few milliseconds' worth
+at each step."""
 
 
 async def _when_idle(steps: list[Callable[[], object]]) -> None:
@@ -158,6 +162,9 @@ class _Runner:
         """Whether the run had recorded cells before this process (a resume): `run` knows."""
         self.label: tuple[list[str], str] | None = None
         """The models of every cell and the comparison's run label for them, made while idle."""
+        self.comparison: Comparison | None = None
+        """The comparison of every cell, built once (`_comparison`) for the embeddings, the
+        summary and the file."""
         self.embedding_left = False
         self.summary_error: str | None = None
 
@@ -170,13 +177,9 @@ class _Runner:
         if event.ok:
             if event.source == "log":
                 return  # finished before an interruption: counted from the log at the start
-            p.done_calls += 1
-            if event.source == "cache":
-                p.cached_calls += 1
-            else:
-                p.cost_usd += event.cost_usd or 0.0
-            p.input_tokens += event.input_tokens
-            p.output_tokens += event.output_tokens
+            cached = event.source == "cache"
+            cost = None if cached else event.cost_usd
+            p.add_calls(1, int(cached), event.input_tokens, event.output_tokens, cost)
         else:
             p.failed_calls += 1
         if self.options.max_cost_usd is not None and p.cost_usd >= self.options.max_cost_usd:
@@ -192,24 +195,13 @@ class _Runner:
                 p.failed_calls += 1
                 continue
             uses = 1 + call.reuses  # each reuse was a cached call with the same tokens
-            p.done_calls += uses
-            p.cached_calls += call.reuses + (1 if call.cached else 0)
-            if not call.cached:
-                p.cost_usd += call.cost_usd or 0.0
-            p.input_tokens += uses * (call.input_tokens or 0)
-            p.output_tokens += uses * (call.output_tokens or 0)
-
-    def _totals(self) -> RunTotals:
-        p = self.progress
-        return RunTotals(
-            done_calls=p.done_calls,
-            cached_calls=p.cached_calls,
-            failed_calls=p.failed_calls,
-            done_cells=p.done_cells,
-            cost_usd=p.cost_usd,
-            input_tokens=p.input_tokens,
-            output_tokens=p.output_tokens,
-        )
+            p.add_calls(
+                uses,
+                call.reuses + (1 if call.cached else 0),
+                uses * (call.input_tokens or 0),
+                uses * (call.output_tokens or 0),
+                None if call.cached else call.cost_usd,
+            )
 
     def _report(self) -> None:
         if self.on_progress is not None:
@@ -218,7 +210,9 @@ class _Runner:
     async def _heartbeat(self) -> None:
         while True:
             with contextlib.suppress(StoreError):  # a liveness signal: the next beat retries
-                await self.writer.committed(self.writer.heartbeat(self.run_id, self._totals()))
+                await self.writer.committed(
+                    self.writer.heartbeat(self.run_id, self.progress.totals())
+                )
             await asyncio.sleep(1.0)
 
     def _local_failure(self, exc: StoreError) -> None:
@@ -307,7 +301,7 @@ class _Runner:
         """
         if cell.recorded is not None:  # a re-score: the stored answer, never a new one
             try:
-                conv = cell.recorded.conversation(cell)
+                conv = Conversation.stored(cell, cell.recorded.turns())
             except EngineError as exc:
                 return Conversation(cell), _failed(cell, str(exc))
             if cell.recorded.error is not None:
@@ -325,8 +319,8 @@ class _Runner:
         return conv, await self._score(cell, conv)
 
     async def _score(self, cell: CellPlan, conv: Conversation) -> CellScore:
-        from engine.offline import score_cell
         from engine.scoring.cells import finish_cell, ordered_points
+        from engine.scoring.offline import score_cell
 
         extracted = self.key_points.get(cell.prompt.id)
         if extracted is not None and not extracted.ok:
@@ -435,10 +429,9 @@ class _Runner:
         rows = await asyncio.to_thread(self._rows)
         if len(rows) < len(self.plan.cells):
             return
-        from engine.run.assemble import comparison_from_rows
         from engine.run.embedding import embed_answers
 
-        comparison = comparison_from_rows(self.blueprint, rows)
+        comparison = self._comparison(rows)
         self.embedding_left = True
         try:
             await embed_answers(self.caller, model, comparison)
@@ -451,7 +444,6 @@ class _Runner:
 
     async def _summarize(self, model_id: str) -> None:
         """Write the executive summary once every cell is scored; a failure is only reported."""
-        from engine.run.assemble import comparison_from_rows
         from engine.summary.service import SUMMARY_KIND, SummaryError, summarize_comparison
 
         rows = await asyncio.to_thread(self._rows)
@@ -463,8 +455,7 @@ class _Runner:
             return result.text, result.source != "provider", result.cost_usd
 
         try:
-            comparison = comparison_from_rows(self.blueprint, rows, self.key_points)
-            result = await summarize_comparison(comparison, model_id, chat)
+            result = await summarize_comparison(self._comparison(rows), model_id, chat)
             await asyncio.to_thread(self.store.save_executive_summary, self.run_id, result.summary)
         except SummaryError as exc:
             self.summary_error = str(exc)
@@ -472,10 +463,25 @@ class _Runner:
     def _label(self) -> None:
         """Make the run label of the comparison of every cell (its content hash, 2 ms)."""
         if self.options.out_dir is not None:
-            from engine.report.comparison import config_content_hash
+            from engine.comparison.weval import config_content_hash
 
             models = sorted({c.model_id for c in self.plan.cells})
             self.label = (models, config_content_hash(self.blueprint, models))
+
+    def _comparison(self, rows: list[CellRow]) -> Comparison:
+        """The comparison of every cell (`rows`, all of them), built on first use only.
+
+        Its similarity tables, cost and summary are added by `_complete`, when it is written.
+        """
+        if self.comparison is None:
+            from engine.comparison.build import comparison_from_rows
+
+            models = sorted({r.model_id for r in rows})
+            label = self.label[1] if self.label is not None and self.label[0] == models else None
+            self.comparison = comparison_from_rows(
+                self.blueprint, rows, self.key_points, self.scores, run_label=label
+            )
+        return self.comparison
 
     def _rows(self) -> list[CellRow]:
         """The run's recorded cells by prompt and model.
@@ -495,12 +501,12 @@ class _Runner:
         p = self.progress
         p.done_cells = len(rows)
         p.failed_cells = sum(1 for r in rows if r.failed)
-        totals = self._totals()
+        totals = self.progress.totals()
         if self.local_errors:
             error = f"{len(self.local_errors)} result(s) could not be saved: {self.local_errors[0]}"
             self.store.save_totals(self.run_id, totals)
             self.store.set_run_status(self.run_id, "failed", error)
-            return RunOutcome("failed", None, None, p, error)
+            return RunOutcome("failed", None, None, p, error, cost=self._cost())
         if len(rows) < len(self.plan.cells) or self.embedding_left:
             error = (
                 "Stopped: the budget (--max-cost) was reached."
@@ -509,16 +515,25 @@ class _Runner:
             )
             self.store.save_totals(self.run_id, totals)
             self.store.set_run_status(self.run_id, "stopped", error)
-            return RunOutcome("stopped", None, None, p, error)
+            return RunOutcome("stopped", None, None, p, error, cost=self._cost())
         try:
             return self._complete(rows, totals)
         except BaseException:  # the comparison could not be written: the run is resumable
             self.store.save_totals(self.run_id, totals)
             raise
 
+    def _cost(self, models: list[str] | None = None) -> RunCost:
+        """What the run cost, read once from its call log (`models`: default, every cell's)."""
+        from engine.comparison.build import run_cost
+
+        return run_cost(
+            self.store, self.run_id, sorted(self.progress.per_model) if models is None else models
+        )
+
     def _complete(self, rows: list[CellRow], totals: RunTotals) -> RunOutcome:
         """Summarize the run, write its comparison (when asked) and record it completed."""
-        from engine.run.assemble import comparison_from_rows, run_cost
+        from engine.comparison.weval import safe_timestamp
+        from engine.run.assemble import with_similarity
         from engine.scoring.summary import CellOutcome, summarize_outcomes
 
         weights = {pr.id: pr.weight for pr in self.blueprint.prompts}
@@ -532,23 +547,20 @@ class _Runner:
                 if self.plan.embedding_model
                 else None
             )
-            models = sorted({r.model_id for r in rows})
-            label = self.label[1] if self.label is not None and self.label[0] == models else None
-            comparison = comparison_from_rows(
-                self.blueprint, rows, self.key_points, calls, self.scores, run_label=label
-            )
+            comparison = with_similarity(self._comparison(rows), self.blueprint, calls)
+            comparison.timestamp = safe_timestamp()  # the run's end, as the file says
             comparison.rescored_from = self.options.rescored_from
-            comparison.cost = run_cost(self.store, self.run_id, comparison.models)
+            cost = comparison.cost = self._cost(comparison.models)
             if self.options.summary_model and (
                 written := self.store.executive_summary(self.run_id)
             ):
                 comparison.extra["executiveSummary"] = written
-            path = comparison.write(self.options.out_dir)
-        if comparison is not None:
             uncertainty = comparison.uncertainty()
+            path = comparison.write(self.options.out_dir, uncertainty=uncertainty)
         else:
             from engine.stats import uncertainty_of
 
+            cost = self._cost()
             uncertainty = uncertainty_of(rows, weights, exclude=("IDEAL_BENCHMARK",))
         summary = {m: s.model_dump() for m, s in summaries.items()}
         self.store.complete_run(self.run_id, totals, summary, str(path) if path else None)
@@ -561,6 +573,7 @@ class _Runner:
             key_points=self.key_points,
             summary_error=self.summary_error,
             uncertainty=uncertainty,
+            cost=cost,
         )
 
 

@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from engine.blueprint.models import Blueprint
 from engine.checks import CheckEnv
 from engine.judge.consensus import ConsensusJudge, JudgeSpec
-from engine.offline import score_rows_async
 from engine.providers import PriceTable, ProviderPool
 from engine.responses import ResponseRow
 from engine.run.calls import Caller, judge_request
 from engine.run.plan import judges_for
 from engine.scoring.cells import CellScore
+from engine.scoring.offline import score_rows_async
 from engine.settings import load_settings
 from engine.store import Store
 

@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.providers.types import DEFAULT_CONCURRENCY
+from engine.store.rows import RunTotals
 
 if TYPE_CHECKING:
+    from engine.comparison.cost import RunCost
+    from engine.comparison.weval import Comparison
     from engine.judge.keypoints import KeyPoints
-    from engine.report.comparison import Comparison
     from engine.scoring.summary import ModelSummary
     from engine.stats import Uncertainty
     from engine.store.rows import RunStatus
@@ -62,20 +64,13 @@ class RunOptions:
         return plan_calls + (1 if self.summary_model else 0)
 
 
-@dataclass
-class Progress:
-    """Live counters of a run."""
+@dataclass(kw_only=True)
+class Progress(RunTotals):
+    """Live counters of a run: the stored ones (`RunTotals`), its plan's totals, per model."""
 
     total_calls: int
     total_cells: int
-    done_calls: int = 0
-    cached_calls: int = 0
-    failed_calls: int = 0
-    done_cells: int = 0
     failed_cells: int = 0
-    cost_usd: float = 0.0
-    input_tokens: int = 0
-    output_tokens: int = 0
     per_model: dict[str, list[int]] = field(default_factory=dict)  # model -> [done cells, total]
 
 
@@ -98,3 +93,5 @@ class RunOutcome:
     summary_error: str | None = None
     uncertainty: Uncertainty | None = None
     """Each model's 95% interval and each pair's paired difference (a completed run)."""
+    cost: RunCost | None = None
+    """What the run cost, read once from its call log at its end (however it ended)."""

@@ -23,7 +23,7 @@ from engine.similarity.tables import embedding_model, uses_embeddings
 
 if TYPE_CHECKING:
     from engine.judge.consensus import JudgeSpec
-    from engine.run.recorded import Recorded
+    from engine.run.stored import StoredAnswer
 
 __all__ = [
     "CUSTOM_GENERATION_MAX_TOKENS",
@@ -60,7 +60,7 @@ class CellPlan:
     turns: int
     repeat: int = 0
     variant: str | None = None
-    recorded: Recorded | None = field(default=None, compare=False, repr=False)
+    recorded: StoredAnswer | None = field(default=None, compare=False, repr=False)
     """A stored answer to score instead of generating one (`blueprint rescore`; `turns` is 0)."""
 
     @property

@@ -17,8 +17,8 @@ from typing import Any
 from engine.errors import EngineError
 from engine.evidence import ToolCall
 from engine.run.calls import call_key
-from engine.run.cell import Conversation
 from engine.run.plan import CellPlan
+from engine.run.stored import StoredTurns
 from engine.store import CallRow, CellRow
 
 __all__ = ["CallTimes", "Recorded", "generated_turns"]
@@ -111,8 +111,8 @@ class Recorded:
             )
         return history, generated
 
-    def conversation(self, cell: CellPlan) -> Conversation:
-        """The conversation as the run scored it, for `cell` (the same prompt id and model).
+    def turns(self) -> StoredTurns:
+        """The conversation as the run scored it (`engine.run.cell.Conversation.stored`).
 
         Nothing was spent on it here: its usage is zero, its latency the original one.
 
@@ -120,7 +120,7 @@ class Recorded:
             EngineError: The stored conversation does not fit the prompt it answered.
         """
         if not self.answered:
-            return Conversation(cell=cell, history=self.row.history, latency_ms=self.row.latency_ms)
+            return StoredTurns(history=self.row.history, latency_ms=self.row.latency_ms)
         history, generated = self.transcript()
         calls: list[ToolCall] = []
         if self.row.tool_calls:
@@ -130,8 +130,7 @@ class Recorded:
         durations = (
             [single] if single is not None else [self._latency(history, i) for i in generated]
         )
-        return Conversation(
-            cell=cell,
+        return StoredTurns(
             history=history,
             generated=generated,
             tool_calls=calls,

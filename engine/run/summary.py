@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.blueprint import parse_blueprint
+from engine.comparison.weval import Comparison
 from engine.errors import ConfigError
 from engine.loop import run_to_end
 from engine.providers import ChatRequest, PriceTable, ProviderPool
-from engine.report.comparison import Comparison
 from engine.run.assemble import stored_comparison
 from engine.run.calls import Caller
 from engine.settings import load_settings

@@ -1,5 +1,9 @@
 """Scoring: Weval's aggregation, explain-my-score, and per-model summaries.
 
+May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...),
+`engine.blueprint`, `engine.store`, `engine.conversation`, `engine.responses` and `engine.checks`;
+never the comparison, runs, reports or above.
+
 The names load on first use (PEP 562), so a reader that needs only the summaries
 (`engine.scoring.summary`, used by `blueprint compare`) does not import the aggregation and the
 blueprint model behind it.

@@ -1,4 +1,7 @@
-"""Embedding similarity (Weval §5.10): cosine, per-prompt tables, the matrix, the hybrid score."""
+"""Embedding similarity (Weval §5.10): cosine, per-prompt tables, the matrix, the hybrid score.
+
+May import: `engine.scoring` and everything below it; never the comparison, runs or reports.
+"""
 
 from engine.similarity.math import cosine_similarity, hybrid_score
 from engine.similarity.tables import (

@@ -1,4 +1,7 @@
-"""How sure a score or a comparison is: intervals over prompts, paired differences, power."""
+"""How sure a score or a comparison is: intervals over prompts, paired differences, power.
+
+May import: `engine.scoring` and everything below it; never the comparison, runs or reports.
+"""
 
 from engine.stats.intervals import (
     CONFIDENCE,

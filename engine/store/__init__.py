@@ -1,4 +1,8 @@
-"""The durable store: runs, cells, calls, judgments, caches and drafts, behind one typed interface."""
+"""The durable store: runs, cells, calls, judgments, caches and drafts, behind one typed interface.
+
+May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...); nothing
+above them (no blueprint, run or report).
+"""
 
 from engine.store.base import RunWriter, Store, new_run_id, open_store
 from engine.store.conversations import DraftMessage, MessageRole, ProposalStatus

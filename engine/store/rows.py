@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Literal
 
@@ -26,6 +26,7 @@ __all__ = [
     "RunRecord",
     "RunStatus",
     "RunTotals",
+    "Usage",
     "new_run_id",
 ]
 
@@ -120,17 +121,53 @@ class RunRecord(Record):
         return self.live_status in RESUMABLE_STATUSES
 
 
-@dataclass(frozen=True)
-class RunTotals:
-    """A run's counters as stored by heartbeats and at its end."""
+@dataclass
+class Usage:
+    """Tokens and cost (USD) of calls: a cell's answers, or all of a run's calls (`RunTotals`)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def add(self, input_tokens: int, output_tokens: int, cost_usd: float | None) -> None:
+        """Count the tokens and cost of one or more calls (an unknown cost counts as 0)."""
+        self.input_tokens += input_tokens
+        self.output_tokens += output_tokens
+        self.cost_usd += cost_usd or 0.0
+
+
+@dataclass
+class RunTotals(Usage):
+    """A run's call, token, cost and cell counters: the one set of them.
+
+    Counted live (`engine.run.outcome.Progress` adds the plan's totals), stored by heartbeats
+    and at the run's end.
+    """
 
     done_calls: int = 0
     cached_calls: int = 0
     failed_calls: int = 0
     done_cells: int = 0
-    cost_usd: float = 0.0
-    input_tokens: int = 0
-    output_tokens: int = 0
+
+    def add_calls(
+        self,
+        calls: int,
+        cached: int,
+        input_tokens: int,
+        output_tokens: int,
+        cost_usd: float | None,
+    ) -> None:
+        """Count `calls` finished calls, `cached` of them answered from the cache.
+
+        `cost_usd` is what they were paid (nothing for a cached call), the tokens are theirs.
+        """
+        self.done_calls += calls
+        self.cached_calls += cached
+        self.add(input_tokens, output_tokens, cost_usd)
+
+    def totals(self) -> RunTotals:
+        """A copy of just these counters, as the store takes them (never changed after)."""
+        return RunTotals(**{f.name: getattr(self, f.name) for f in fields(RunTotals)})
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,8 @@
-"""Executive summaries: one LLM call that writes Weval's `executiveSummary` of a finished run."""
+"""Executive summaries: one LLM call that writes Weval's `executiveSummary` of a finished run.
+
+May import: `engine.comparison` and everything below it (providers, scoring); never `engine.run`,
+`engine.report` or the command line.
+"""
 
 from engine.summary.anonymize import Anonymizer
 from engine.summary.parse import parse_summary

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 from engine.summary.anonymize import Anonymizer
 
 __all__ = [

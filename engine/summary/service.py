@@ -6,9 +6,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 from engine.errors import EngineError
 from engine.providers import ChatRequest
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.summary.anonymize import Anonymizer
 from engine.summary.parse import parse_summary
 from engine.summary.prompts import SUMMARY_MAX_TOKENS, SUMMARY_TEMPERATURE, summary_messages

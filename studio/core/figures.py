@@ -18,8 +18,13 @@ from pandas.io.formats.style import Styler
 
 from engine.jsvalues import format_score
 from engine.report.views.palette import score_colour
-from engine.report.views.why import explanation_steps, mean_text, path_names, weight_text
-from engine.scoring import GroupExplanation, PointLine, ScoreExplanation
+from engine.report.views.why import (
+    explanation_steps,
+    mean_text,
+    score_bars,
+    weight_text,
+)
+from engine.scoring import PointLine, ScoreExplanation
 from studio.core.textsafe import one_line
 
 __all__ = [
@@ -207,62 +212,46 @@ def explanation_bars(
 ) -> list[ExplanationBar]:
     """The bars of the explanation: each point, each group's mean, each path, the final score.
 
-    Points are numbered by `numbers` (each assessment's written position, from
-    `engine.report.numbering`; else as in the cell's point list), and paths are named
-    "Path 1", "Path 2"… in the order they are written.
+    The steps are the engine's (`engine.report.views.why.score_bars`). Points are numbered by
+    `numbers` (each assessment's written position, from `engine.report.numbering`; else as in
+    the cell's point list), and paths are named "Path 1", "Path 2"… in the order they are written.
     """
     bars: list[ExplanationBar] = []
-    shown: set[int] = set()
-    for group in expl.groups:
-        if group.kind == "required":
-            for p in group.points:
-                shown.add(p.index)
-                bars.append(_point_bar(p, numbers))
+    for bar in score_bars(expl):
+        if bar.point is not None:
+            bars.append(_point_bar(bar.point, numbers))
+        elif bar.kind == "required":
             bars.append(
                 ExplanationBar(
                     label="= Required points",
-                    value=group.score,
-                    text=f"{format_score(group.score)} (weighted mean)",
+                    value=bar.value or 0.0,
+                    text=f"{format_score(bar.value)} (weighted mean)",
                     kind="required",
-                    hover=mean_text(group.points, group.score),
+                    hover=mean_text(bar.points, bar.value),
+                )
+            )
+        elif bar.kind == "final":
+            bars.append(
+                ExplanationBar(
+                    label="= Final score",
+                    value=bar.value or 0.0,
+                    text=_num(bar.value),
+                    kind="final",
+                    hover=html.escape(expl.formula),
                 )
             )
         else:
-            shown.update(q.index for path in group.paths for q in path.points)
-            bars.extend(_path_bars(group, numbers))
-    for p in expl.left_out:
-        if p.index not in shown:
-            bars.append(_point_bar(p, numbers))
-    bars.append(
-        ExplanationBar(
-            label="= Final score",
-            value=expl.score or 0.0,
-            text=_num(expl.score),
-            kind="final",
-            hover=html.escape(expl.formula),
-        )
-    )
-    return bars
-
-
-def _path_bars(
-    group: GroupExplanation, numbers: Sequence[int] | None = None
-) -> list[ExplanationBar]:
-    names = path_names(path.path_id for path in group.paths)
-    bars: list[ExplanationBar] = []
-    for path in group.paths:
-        bars.extend(_point_bar(p, numbers) for p in path.points)
-        won = path.path_id == group.winner
-        bars.append(
-            ExplanationBar(
-                label=f"= {names[path.path_id]}" + (" ★ best path" if won else ""),
-                value=path.score or 0.0,
-                text=(_num(path.score) if path.score is not None else "nothing scored")
-                + (" — counts" if won else " — not used"),
-                kind="winner" if won else "path",
-                hover=mean_text(path.points, path.score),
+            won = bar.kind == "best"
+            bars.append(
+                ExplanationBar(
+                    label=f"= {bar.name}" + (" ★ best path" if won else ""),
+                    value=bar.value or 0.0,
+                    text=(_num(bar.value) if bar.value is not None else "nothing scored")
+                    + (" — counts" if won else " — not used"),
+                    kind="winner" if won else "path",
+                    hover=mean_text(bar.points, bar.value),
+                )
             )
-        )
     return bars
 
 

@@ -17,16 +17,15 @@ from typing import Any
 
 from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
+from engine.comparison import IDEAL_MODEL_ID, Comparison, comparison_from_rows
+from engine.comparison.cost import RunCost
 from engine.jsvalues import format_score
 from engine.modelids import display_names, judge_name
-from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked, shared_ranks
-from engine.report.runcost import RunCost
 from engine.report.views.overview import prompt_order
 from engine.report.views.prompt import group_label, point_value
 from engine.report.views.why import path_names
-from engine.run import comparison_from_rows
 from engine.scoring import CellScore, ScoreExplanation
 from engine.stats import DETECT, Uncertainty, interval_words, pair_words, power_line
 from engine.store import CellRow

@@ -239,6 +239,6 @@ def test_models_pair_by_id_then_by_base_id_when_temperatures_differ():
 
 def test_the_ideal_column_name_is_the_one_the_report_writes():
     from engine.compare.view import IDEAL_MODEL_ID as compare_ideal
-    from engine.report.comparison import IDEAL_MODEL_ID
+    from engine.comparison.weval import IDEAL_MODEL_ID
 
     assert compare_ideal == IDEAL_MODEL_ID

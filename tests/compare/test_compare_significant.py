@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.report.comparison import Comparison
+from engine.comparison.weval import Comparison
 from engine.scoring import CellScore
 from tests.compare.test_compare_cli import blueprint_cmd
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.assessment import PointAssessment
+from engine.comparison.weval import Comparison
 from engine.drafting.converse import HISTORY_SENT, converse
 from engine.drafting.quick_try import SUMMARY_PREFIX, quick_try_summary
-from engine.report.comparison import Comparison
 from engine.scoring.cells import CellScore
 from engine.store import open_store
 from tests.fakes.scripted import answer_as

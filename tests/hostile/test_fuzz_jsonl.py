@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.jsonl import MAX_DEPTH, parse_jsonl
-from engine.report.output import well_formed
+from engine.output import well_formed
 
 # Characters that broke readers: Unicode and control line breaks, BOM, NUL, lone surrogates.
 ODD = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\r", "\ufeff", "\x00"]

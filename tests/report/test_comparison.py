@@ -8,10 +8,11 @@ import pytest
 
 from engine.blueprint import load_blueprint
 from engine.checks import CheckEnv
+from engine.comparison import read_comparison
+from engine.comparison.build import build_comparison
 from engine.errors import InputError
-from engine.offline import build_comparison, score_rows
-from engine.report import read_comparison
 from engine.responses import ResponseRow
+from engine.scoring.offline import score_rows
 from engine.settings import Settings
 from tests.conftest import CORPUS, EXAMPLES, NO_CORPUS_REASON
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from engine.report import read_comparison, render_html
+from engine.comparison import read_comparison
+from engine.report import render_html
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, cost_text, run_cost_text, unpriced
 
 

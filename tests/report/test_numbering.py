@@ -7,7 +7,8 @@ import io
 import re
 
 from engine.blueprint import parse_blueprint
-from engine.report import comparison_csv, read_comparison, render_html
+from engine.comparison import read_comparison
+from engine.report import comparison_csv, render_html
 from engine.report.numbering import point_kinds, point_numbers
 from engine.scoring import explain
 from studio.core import figures

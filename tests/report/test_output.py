@@ -10,16 +10,11 @@ import pytest
 
 from engine.blueprint import load_blueprint
 from engine.checks import CheckEnv
-from engine.offline import build_comparison, score_rows
+from engine.comparison.build import build_comparison
+from engine.output import OutputError, json_text, well_formed, write_atomic, write_json_atomic
 from engine.report import comparison_csv, render_html
-from engine.report.output import (
-    OutputError,
-    json_text,
-    well_formed,
-    write_atomic,
-    write_json_atomic,
-)
 from engine.responses import ResponseRow
+from engine.scoring.offline import score_rows
 from engine.settings import Settings
 from tests.conftest import EXAMPLES
 

@@ -11,8 +11,9 @@ from dataclasses import replace
 
 import pytest
 
-from engine.report import comparison_csv, read_comparison
-from engine.report.runcost import RunCost, money_text
+from engine.comparison import read_comparison
+from engine.comparison.cost import RunCost, money_text
+from engine.report import comparison_csv
 from engine.run import RunOptions
 from engine.run.assemble import stored_comparison
 from engine.run.service import prepare_run, run_sync

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.report import Comparison, read_comparison
+from engine.comparison import Comparison, read_comparison
 from engine.store import ReviewRow, answer_hash, criterion_hash
 
 MODELS = ("openai:a", "openai:b")

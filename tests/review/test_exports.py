@@ -6,7 +6,8 @@ import csv
 import io
 import json
 
-from engine.report import CSV_COLUMNS, comparison_csv, read_comparison, render_html
+from engine.comparison import read_comparison
+from engine.report import CSV_COLUMNS, comparison_csv, render_html
 from engine.report.csv import REVIEW_COLUMNS
 from engine.report.reviews import comparison_json_with_reviews
 from tests.review.data import CLEAR, VAGUE, comparison, review

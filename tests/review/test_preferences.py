@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.report import IDEAL_MODEL_ID, read_comparison
+from engine.comparison import IDEAL_MODEL_ID, read_comparison
 from engine.review.preferences import (
     SAME_MARGIN,
     PairTask,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from engine.comparison import read_comparison
 from engine.providers.collections import shipped_collections
-from engine.report import read_comparison
 from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
 from engine.store import open_store

@@ -13,7 +13,8 @@ from dataclasses import replace
 
 import pytest
 
-from engine.report import read_comparison, render_html
+from engine.comparison import read_comparison
+from engine.report import render_html
 from engine.run import RunOptions, logged_key_points, run_key_points
 from engine.run.service import prepare_resume, prepare_run, run_sync
 from engine.store import open_store

@@ -373,7 +373,7 @@ def test_the_written_comparison_is_the_one_assembled_from_the_stored_cells(env, 
 
 
 def test_a_comparison_that_cannot_be_written_leaves_the_run_resumable(env, tmp_path):
-    from engine.report.output import OutputError
+    from engine.output import OutputError
     from engine.run.service import prepare_resume
 
     (tmp_path / "afile").write_text("x")

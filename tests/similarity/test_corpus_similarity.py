@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.report import IDEAL_MODEL_ID
+from engine.comparison import IDEAL_MODEL_ID
 from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
 from engine.store import open_store

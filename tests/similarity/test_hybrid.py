@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.report.comparison import IDEAL_MODEL_ID
+from engine.comparison.weval import IDEAL_MODEL_ID
 from engine.scoring.cells import CellScore
 from engine.similarity.hybrid import per_model_hybrid
 from engine.similarity.tables import SimilarityTables

@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from engine.report.comparison import IDEAL_MODEL_ID, read_comparison
+from engine.comparison.read import read_comparison
+from engine.comparison.weval import IDEAL_MODEL_ID
 from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
 from engine.similarity import cosine_similarity

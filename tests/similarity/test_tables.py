@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine.blueprint import parse_blueprint
-from engine.report.comparison import IDEAL_MODEL_ID
+from engine.comparison.weval import IDEAL_MODEL_ID
 from engine.similarity import eval_methods, similarity_tables, uses_embeddings
 from engine.similarity.tables import SimilarityTables, embedding_model
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.report import read_comparison, render_html
-from engine.report.comparison import IDEAL_MODEL_ID
+from engine.comparison import read_comparison
+from engine.comparison.weval import IDEAL_MODEL_ID
+from engine.report import render_html
 from engine.similarity import cosine_similarity
 from studio.core.resultdata import Results
 from studio.views.results.results_view import NBSP, leaderboard_markdown

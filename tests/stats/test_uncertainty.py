@@ -7,8 +7,8 @@ import json
 import pytest
 
 from engine.assessment import IndividualJudgement, PointAssessment
-from engine.report import read_comparison
-from engine.report.comparison import Comparison
+from engine.comparison import read_comparison
+from engine.comparison.weval import Comparison
 from engine.scoring import CellScore
 from engine.stats import (
     interval_words,

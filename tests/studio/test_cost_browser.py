@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine.report.runcost import RunCost, money_text
+from engine.comparison.cost import RunCost, money_text
 from engine.run.assemble import stored_comparison
 from engine.store import open_store
 from tests.fakes.llm_server import FakeLLM

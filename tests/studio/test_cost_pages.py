@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import re
 
-from engine.report.runcost import money_text
+from engine.comparison.build import run_cost
+from engine.comparison.cost import money_text
 from engine.report.views.overview import date_words
-from engine.run.assemble import run_cost
 from engine.store import open_store
 from tests.studio.conftest import run_or_paths
 from tests.studio.helpers import app, texts

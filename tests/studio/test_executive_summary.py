@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.comparison.read import read_comparison
 from engine.report import render_html
-from engine.report.comparison import read_comparison
 from engine.run.summary import load_run_comparison, summarize_run
 from tests.fakes.scripted import answer_as
 from tests.studio.helpers import app, texts

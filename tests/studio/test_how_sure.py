@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.report import read_comparison, render_html
+from engine.comparison import read_comparison
+from engine.report import render_html
 from studio import services, state
 from studio.core.resultdata import Results
 from tests.studio.helpers import app, texts

@@ -4,7 +4,8 @@ no score, never "failed", and not counted against the model."""
 from __future__ import annotations
 
 from engine.compare import CellView, RunView, compare_runs
-from engine.report import read_comparison, render_html
+from engine.comparison import read_comparison
+from engine.report import render_html
 from studio.core.figures import heatmap_table
 from studio.core.resultdata import NOT_ANSWERED, Results
 from studio.views.compare.compare_data import delta_table, grid

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from engine.report import read_comparison, render_html
+from engine.comparison import read_comparison
+from engine.report import render_html
 from engine.report.ranking import coverage_note
 from studio import services, state
 from studio.core.resultdata import Results

@@ -7,8 +7,8 @@ import io
 from html.parser import HTMLParser
 
 from engine.blueprint import parse_blueprint
+from engine.comparison import comparison_from_rows
 from engine.report import CSV_COLUMNS, comparison_csv, csv_rows, render_html
-from engine.run import comparison_from_rows
 from engine.store import Store, open_store
 from tests.studio.helpers import make_run
 
@@ -120,7 +120,7 @@ def test_report_of_a_failed_cell_and_usage():
             }
         },
     }
-    from engine.report import read_comparison
+    from engine.comparison import read_comparison
 
     doc = render_html(
         read_comparison(data),
@@ -154,7 +154,7 @@ def test_csv_has_one_row_per_prompt_model_point(or_paths_run):
 
 
 def test_csv_guards_against_spreadsheet_formulas():
-    from engine.report import read_comparison
+    from engine.comparison import read_comparison
 
     data = {
         "evaluationResults": {

@@ -75,7 +75,7 @@ def test_plan_then_start_scores_the_stored_answers_with_the_draft(or_paths_run, 
 
 
 def _points(store, run_id):
-    from engine.report.comparison import cell_from_weval
+    from engine.comparison.read import cell_from_weval
 
     for row in store.cells(run_id):
         yield from cell_from_weval(row.prompt_id, row.model_id, row.result_data).assessments

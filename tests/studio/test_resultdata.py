@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.blueprint import parse_blueprint
-from engine.report import IDEAL_MODEL_ID, read_comparison
+from engine.comparison import IDEAL_MODEL_ID, read_comparison
 from studio.core.resultdata import (
     PAGE_SIZE,
     Results,
@@ -135,7 +135,7 @@ def test_pages_of_prompts(page):
             "  should:",
             "    - $contains: yes",
         ]
-    from engine.offline import build_comparison
+    from engine.comparison.build import build_comparison
 
     bp = parse_blueprint("\n".join(lines) + "\n")
     results = Results(build_comparison(bp, [], responses={}))

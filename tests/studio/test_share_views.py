@@ -11,7 +11,8 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from engine.report import read_comparison, render_html
+from engine.comparison import read_comparison
+from engine.report import render_html
 from engine.report.views.overview import date_words
 from engine.report.views.palette import palette_css, score_class, score_colour
 from studio.core.resultdata import Results

@@ -6,7 +6,7 @@ import html
 from dataclasses import dataclass
 
 from engine.jsvalues import format_score
-from engine.report.views.why import path_names
+from engine.report.views.why import score_bars
 from engine.scoring.aggregation import ScoreExplanation
 
 __all__ = ["ChartBar", "chart_bars", "path_chart"]
@@ -28,26 +28,20 @@ class ChartBar:
     note: str = ""
 
 
+_LABELS = {"required": "Required points", "final": "Final score"}
+
+
 def chart_bars(expl: ScoreExplanation) -> list[ChartBar]:
     """The bars of a cell's per-path chart: required points, each path (best marked), final."""
-    bars: list[ChartBar] = []
-    for group in expl.groups:
-        if group.kind == "required":
-            bars.append(ChartBar("Required points", group.score, "required"))
-            continue
-        names = path_names(p.path_id for p in group.paths)
-        for path in group.paths:
-            best = path.path_id == group.winner
-            bars.append(
-                ChartBar(
-                    names[path.path_id] + (" ★" if best else ""),
-                    path.score,
-                    "best" if best else "path",
-                    "best path, counts" if best else "not used",
-                )
-            )
-    bars.append(ChartBar("Final score", expl.score, "final"))
-    return bars
+    return [
+        ChartBar(
+            _LABELS.get(bar.kind) or bar.name + (" ★" if bar.kind == "best" else ""),
+            bar.value,
+            bar.kind,
+            {"best": "best path, counts", "path": "not used"}.get(bar.kind, ""),
+        )
+        for bar in score_bars(expl, points=False)
+    ]
 
 
 def path_chart(expl: ScoreExplanation) -> str:

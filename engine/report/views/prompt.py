@@ -10,13 +10,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.comparison.cost import money_text
+from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
 from engine.jsvalues import format_score
 from engine.modelids import judge_name
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.costs import UNKNOWN
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.reviews import PointReviews
-from engine.report.runcost import money_text
 from engine.report.views.chart import path_chart
 from engine.report.views.links import Links, anchor
 from engine.report.views.palette import score_class

@@ -1,14 +1,27 @@
-"""Why this score, in words: the arithmetic of a cell's score as the studio writes it."""
+"""Why this score: the arithmetic of a cell's score, as bars (`score_bars`) and in words.
+
+The HTML report's per-path chart and the studio's explanation figure both draw `score_bars`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from engine.jsvalues import format_score
 from engine.scoring.aggregation import PathExplanation, PointLine, ScoreExplanation
 from engine.textlines import one_line
 
-__all__ = ["BEST_PATH", "explanation_steps", "mean_text", "path_names", "weight_text"]
+__all__ = [
+    "BEST_PATH",
+    "ScoreBar",
+    "explanation_steps",
+    "mean_text",
+    "path_names",
+    "score_bars",
+    "weight_text",
+]
 
 BEST_PATH = "← best path: this one counts"
 """The words that mark the path whose score counts."""
@@ -68,3 +81,59 @@ def explanation_steps(expl: ScoreExplanation) -> list[str]:
     else:
         steps.append(f"Final score: {expl.formula}")
     return steps
+
+
+@dataclass(frozen=True)
+class ScoreBar:
+    """One step of a score's arithmetic, drawn as a bar.
+
+    Attributes:
+        kind: `point` (a scored point), `left_out` (a point out of the mean), `required` (the
+            required points' weighted mean), `path` (an alternative path not used), `best`
+            (the path that counts) or `final` (the cell's score).
+        value: The score (0-1); None when nothing was scored.
+        point: The point, for `point` and `left_out`.
+        name: The path's name ("Path 1"), for `path` and `best`.
+        points: The points of the mean, for `required`, `path` and `best` (`mean_text`).
+    """
+
+    kind: Literal["point", "left_out", "required", "path", "best", "final"]
+    value: float | None
+    point: PointLine | None = None
+    name: str = ""
+    points: Sequence[PointLine] = ()
+
+
+def _point(p: PointLine) -> ScoreBar:
+    return ScoreBar("point" if p.score is not None else "left_out", p.score, point=p)
+
+
+def score_bars(expl: ScoreExplanation, points: bool = True) -> list[ScoreBar]:
+    """The steps of a cell's score in order: each group's mean, the points left out, the final.
+
+    Each group is the required points' weighted mean or the alternative paths (each path's
+    mean, the best one marked: it counts as one item).
+
+    Args:
+        expl: The engine's explanation of the score (`engine.scoring.explain`).
+        points: Also each point, before the mean it counts in (and those left out).
+    """
+    bars: list[ScoreBar] = []
+    shown: set[int] = set()
+    for group in expl.groups:
+        if group.kind == "required":
+            shown.update(p.index for p in group.points)
+            bars += [_point(p) for p in group.points] if points else []
+            bars.append(ScoreBar("required", group.score, points=group.points))
+            continue
+        names = path_names(path.path_id for path in group.paths)
+        for path in group.paths:
+            shown.update(q.index for q in path.points)
+            bars += [_point(q) for q in path.points] if points else []
+            best = path.path_id == group.winner
+            kind: Literal["best", "path"] = "best" if best else "path"
+            bars.append(ScoreBar(kind, path.score, name=names[path.path_id], points=path.points))
+    if points:
+        bars += [_point(p) for p in expl.left_out if p.index not in shown]
+    bars.append(ScoreBar("final", expl.score))
+    return bars

@@ -8,7 +8,7 @@ from engine.blueprint import Blueprint
 from engine.conversation import response_evidence
 from engine.errors import BlueprintError
 from engine.jsvalues import format_score
-from engine.offline import score_cell
+from engine.scoring.offline import score_cell
 from studio import services, state
 from studio.core import figures
 from studio.core.resultdata import group_label, path_names

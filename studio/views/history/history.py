@@ -6,11 +6,11 @@ from typing import Any
 
 import streamlit as st
 
+from engine.comparison.build import run_cost
+from engine.comparison.cost import money_text
 from engine.jsvalues import format_score
 from engine.modelids import base_model_id
 from engine.report.costs import PRICE_HOWTO, UNKNOWN
-from engine.report.runcost import money_text
-from engine.run.assemble import run_cost
 from engine.store import RunRecord
 from studio import access, services, state
 from studio.core import runs, share

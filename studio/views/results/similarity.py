@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from pandas.io.formats.style import Styler
 
-from engine.report import IDEAL_MODEL_ID
+from engine.comparison import IDEAL_MODEL_ID
 from studio.core.figures import coloured_table
 from studio.core.resultdata import Results
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.report import IDEAL_MODEL_ID
+from engine.comparison import IDEAL_MODEL_ID
 from engine.scoring.variants import parse_variant_id
 from studio.core.resultdata import Results
 

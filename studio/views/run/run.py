@@ -7,12 +7,12 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from engine.blueprint import Blueprint
+from engine.comparison.build import run_cost
 from engine.errors import BlueprintError
 from engine.judge.keypoints import key_point_prompts
 from engine.modelids import is_collection
 from engine.report.costs import PRICE_HOWTO, cost_range_text
 from engine.run import judges_for
-from engine.run.assemble import run_cost
 from engine.run.plan import EXTRACTED_POINTS_GUESS
 from engine.run.service import PreparedRun
 from engine.store import RunRecord

@@ -13,10 +13,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.report.costs import UNKNOWN
 from engine.store.rows import CallCost
 
-__all__ = ["MONEY_DIGITS", "RunCost", "money_text"]
+__all__ = ["MONEY_DIGITS", "UNKNOWN", "RunCost", "money_text"]
+
+UNKNOWN = "cost unknown"
+"""What a cost with a missing price reads as (never "$0"; `engine.report.costs` words the rest)."""
 
 MONEY_DIGITS = 4
 """Dollars are shown with 4 decimals everywhere a person reads them ($0.0466)."""

@@ -1,28 +1,24 @@
-"""Weval's comparison JSON (`<runLabel>_<timestamp>_comparison.json`, spec §6): write and read."""
+"""The `Comparison` record and its JSON as written (Weval's `*_comparison.json`, spec §6)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from engine import __version__  # not importlib.metadata: ~10 ms per run
-from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint
-from engine.errors import InputError
-from engine.jsonl import json_error_words, loads_like_js
+from engine.comparison.cost import RunCost
 from engine.jsvalues import js_clean
+from engine.output import json_text, well_formed, write_json_atomic
 from engine.providers.endpoints import mask_credentials
-from engine.records import Record, is_validation_error
-from engine.report.output import json_text, well_formed, write_json_atomic
-from engine.report.runcost import RunCost
+from engine.records import Record
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models
 from engine.similarity.tables import SimilarityTables
+from engine.version import __version__  # not importlib.metadata: ~10 ms per run
 
 if TYPE_CHECKING:
     from engine.stats import Uncertainty
@@ -30,10 +26,8 @@ if TYPE_CHECKING:
 __all__ = [
     "IDEAL_MODEL_ID",
     "Comparison",
-    "cell_from_weval",
     "config_content_hash",
     "prompt_weights_of",
-    "read_comparison",
     "safe_timestamp",
 ]
 
@@ -184,8 +178,11 @@ class Comparison(Record):
         averages = {m: s.average for m, s in self.summaries().items()}
         return weval_scores_that_differ(self.hybrid_scores(), averages)
 
-    def to_weval(self) -> dict[str, Any]:
-        """Return the comparison JSON: Weval's fields plus our `status` and a summary block."""
+    def to_weval(self, uncertainty: Uncertainty | None = None) -> dict[str, Any]:
+        """Return the comparison JSON: Weval's fields plus our `status` and a summary block.
+
+        `uncertainty` is `self.uncertainty()` when the caller has it already (a run's end).
+        """
         summaries = self.summaries()
         out: dict[str, Any] = {
             "configId": self.config_id,
@@ -230,7 +227,7 @@ class Comparison(Record):
                 m: s.model_dump(exclude={"model_id"}) for m, s in summaries.items()
             },
         }
-        studio["uncertainty"] = self.uncertainty().to_json()
+        studio["uncertainty"] = (uncertainty or self.uncertainty()).to_json()
         if self.key_point_extraction:
             studio["keyPointExtraction"] = self.key_point_extraction
         variants = self.variants()
@@ -252,45 +249,18 @@ class Comparison(Record):
         """
         return json_text(self.to_weval())
 
-    def write(self, directory: Path) -> Path:
+    def write(self, directory: Path, uncertainty: Uncertainty | None = None) -> Path:
         """Write `<runLabel>_<timestamp>_comparison.json` into `directory`; return its path.
 
-        The file is written whole or not at all (see `write_atomic`).
+        The file is written whole or not at all (see `write_atomic`). `uncertainty` is
+        `self.uncertainty()` when the caller has it already.
 
         Raises:
             OutputError: The folder cannot be written or the disk is full.
         """
         path = directory / f"{self.run_label}_{self.timestamp}_comparison.json"
-        write_json_atomic(path, self.to_weval())
+        write_json_atomic(path, self.to_weval(uncertainty))
         return path
-
-
-_KNOWN = {
-    "configId",
-    "configTitle",
-    "runLabel",
-    "timestamp",
-    "description",
-    "config",
-    "evalMethodsUsed",
-    "effectiveModels",
-    "modelSystemPrompts",
-    "promptIds",
-    "promptContexts",
-    "allFinalAssistantResponses",
-    "fullConversationHistories",
-    "errors",
-    "evaluationResults",
-    "extractedKeyPoints",
-    "blueprintStudio",
-}
-
-
-def _bad(where: str, what: str) -> InputError:
-    return InputError(
-        f"{where}: this is not a comparison JSON file ({what}). Open a "
-        "`*_comparison.json` written by `blueprint run`/`blueprint score` or by Weval."
-    )
 
 
 def prompt_weights_of(config: Any) -> dict[str, float | None]:
@@ -301,166 +271,3 @@ def prompt_weights_of(config: Any) -> dict[str, float | None]:
             w = p.get("weight")
             out[str(p.get("id"))] = float(w) if isinstance(w, int | float) else None
     return out
-
-
-def cell_from_weval(pid: str, model: str, raw: Any, where: str = "comparison") -> CellScore:
-    """Read one `llmCoverageScores[prompt][model]` entry (ours or Weval's).
-
-    Raises:
-        InputError: The entry does not have the shape of a coverage result.
-    """
-    if raw is None:
-        return CellScore(prompt_id=pid, model_id=model, error="No result recorded.")
-    if not isinstance(raw, dict):
-        raise _bad(where, f"llmCoverageScores[{pid!r}][{model!r}] is not an object")
-    if "pointAssessments" not in raw and "error" in raw:
-        return CellScore(prompt_id=pid, model_id=model, error=str(raw["error"]))
-    points = raw.get("pointAssessments", [])
-    if not isinstance(points, list) or not all(isinstance(p, dict) for p in points):
-        raise _bad(where, f"pointAssessments of {pid!r} / {model!r} is not a list of objects")
-    score = raw.get("avgCoverageExtent")
-    agreement = raw.get("judgeAgreement")
-    assessments = []
-    for index, point in enumerate(points):
-        try:
-            assessments.append(PointAssessment.from_weval(point))
-        except (ValueError, TypeError, AttributeError) as exc:  # ValidationError is a ValueError
-            what = f"pointAssessments[{index}] of {pid!r} / {model!r} has a wrong shape"
-            raise _bad(where, f"{what}: {_short(exc)}") from None
-    return CellScore(
-        prompt_id=pid,
-        model_id=model,
-        assessments=assessments,
-        score=float(score) if isinstance(score, int | float) else None,
-        judge_agreement=agreement if isinstance(agreement, dict) else None,
-    )
-
-
-def _short(exc: Exception) -> str:
-    if is_validation_error(exc):
-        first = cast(Any, exc).errors()[0]
-        return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
-    return str(exc).splitlines()[0][:200]
-
-
-def _str_map(value: Any) -> dict[str, dict[str, str]]:
-    if not isinstance(value, Mapping):
-        return {}
-    return {
-        str(p): {str(m): str(t) for m, t in row.items() if isinstance(t, str)}
-        for p, row in value.items()
-        if isinstance(row, Mapping)
-    }
-
-
-def _key_points(value: Any) -> dict[str, list[str]]:
-    """`extractedKeyPoints` as written (texts only; anything else is left out)."""
-    if not isinstance(value, Mapping):
-        return {}
-    return {
-        str(pid): [p for p in points if isinstance(p, str)]
-        for pid, points in value.items()
-        if isinstance(points, list)
-    }
-
-
-def _extraction_notes(studio: Any) -> dict[str, dict[str, Any]]:
-    """Our `blueprintStudio.keyPointExtraction`: the extracting model, or the failure."""
-    notes = studio.get("keyPointExtraction") if isinstance(studio, Mapping) else None
-    if not isinstance(notes, Mapping):
-        return {}
-    out: dict[str, dict[str, Any]] = {}
-    for pid, note in notes.items():
-        if isinstance(note, Mapping):
-            out[str(pid)] = {
-                k: v
-                for k, v in note.items()
-                if k in ("model", "error") and (v is None or isinstance(v, str))
-            }
-    return out
-
-
-def read_comparison(source: Path | str | Mapping[str, Any]) -> Comparison:
-    """Read a comparison JSON file (ours or Weval's) and validate its shape.
-
-    Raises:
-        InputError: The file is unreadable, not JSON, or not a comparison result; the message
-            says what is missing.
-    """
-    if isinstance(source, Mapping):
-        data: Any = dict(source)
-        where = "comparison"
-    else:
-        where = str(source)
-        try:
-            data = loads_like_js(Path(source).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise InputError(f"{where}: cannot read the file ({exc.strerror or exc}).") from None
-        except UnicodeDecodeError:
-            raise InputError(f"{where}: not UTF-8 text; save it as UTF-8 JSON.") from None
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"{where}:{exc.lineno}:{exc.colno}: not valid JSON: {json_error_words(exc)}."
-            ) from None
-        except RecursionError:
-            raise _bad(where, "it is nested too deeply") from None
-        except ValueError as exc:
-            raise InputError(f"{where}: not valid JSON: {exc}.") from None
-    if not isinstance(data, dict):
-        raise _bad(where, "the top level is not an object")
-    results = data.get("evaluationResults")
-    if not isinstance(results, dict) or not isinstance(results.get("llmCoverageScores"), dict):
-        raise _bad(where, "evaluationResults.llmCoverageScores is missing")
-    coverage = results["llmCoverageScores"]
-    cells: dict[str, dict[str, CellScore]] = {}
-    for pid, row in coverage.items():
-        if not isinstance(row, dict):
-            raise _bad(where, f"llmCoverageScores[{pid!r}] is not an object")
-        cells[str(pid)] = {
-            str(m): cell_from_weval(str(pid), str(m), raw, where) for m, raw in row.items()
-        }
-    models = data.get("effectiveModels")
-    if not isinstance(models, list):
-        models = sorted({m for row in cells.values() for m in row})
-    prompt_ids = data.get("promptIds")
-    if not isinstance(prompt_ids, list):
-        prompt_ids = sorted(cells)
-    config = data.get("config") if isinstance(data.get("config"), dict) else {}
-    studio = data.get("blueprintStudio")
-    systems = data.get("modelSystemPrompts")
-    methods = data.get("evalMethodsUsed")
-    histories = data.get("fullConversationHistories")
-    return Comparison(
-        config_id=str(data.get("configId") or "comparison"),
-        config_title=str(data.get("configTitle") or data.get("configId") or "Comparison"),
-        run_label=str(data.get("runLabel") or ""),
-        timestamp=str(data.get("timestamp") or ""),
-        description=data.get("description") if isinstance(data.get("description"), str) else None,
-        config=config or {},
-        models=[str(m) for m in models],
-        prompt_ids=[str(p) for p in prompt_ids],
-        prompt_contexts=dict(data["promptContexts"])
-        if isinstance(data.get("promptContexts"), dict)
-        else {},
-        system_prompts={
-            str(k): (v if isinstance(v, str) else None) for k, v in (systems or {}).items()
-        }
-        if isinstance(systems, dict)
-        else {},
-        responses=_str_map(data.get("allFinalAssistantResponses")),
-        histories={
-            str(p): {str(m): list(h) for m, h in row.items() if isinstance(h, list)}
-            for p, row in histories.items()
-            if isinstance(row, dict)
-        }
-        if isinstance(histories, dict)
-        else {},
-        errors=_str_map(data.get("errors")),
-        cells=cells,
-        extracted_key_points=_key_points(data.get("extractedKeyPoints")),
-        key_point_extraction=_extraction_notes(data.get("blueprintStudio")),
-        extra={k: v for k, v in data.items() if k not in _KNOWN},
-        eval_methods=[str(m) for m in methods] if isinstance(methods, list) else ["llm-coverage"],
-        similarity=SimilarityTables.from_weval(results),
-        cost=RunCost.from_json(studio.get("cost")) if isinstance(studio, dict) else None,
-    )

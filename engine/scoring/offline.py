@@ -1,24 +1,24 @@
-"""Offline scoring: score recorded responses against a blueprint without generating anything."""
+"""Offline scoring: score recorded responses against a blueprint without generating anything.
+
+The comparison of the scored cells is assembled by `engine.comparison.build`.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Point, Prompt
-from engine.blueprint.parse import config_id_of
 from engine.checks import CheckEnv, evaluate_function_points
 from engine.checks.jsstring import is_js_blank
 from engine.conversation import response_evidence
 from engine.evidence import Evidence
-from engine.judge.keypoints import KeyPoints
-from engine.report.comparison import IDEAL_MODEL_ID, Comparison, config_content_hash, safe_timestamp
 from engine.responses import ResponseRow
 from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points, unjudged
 
-__all__ = ["TextJudge", "build_comparison", "score_cell", "score_rows", "score_rows_async"]
+__all__ = ["TextJudge", "score_cell", "score_rows", "score_rows_async"]
 
 
 class TextJudge(Protocol):
@@ -124,56 +124,3 @@ async def score_rows_async(
 
     results = await asyncio.gather(*(one(r) for r in rows))
     return [c for c in results if c is not None]
-
-
-def build_comparison(
-    blueprint: Blueprint,
-    cells: Sequence[CellScore],
-    *,
-    responses: dict[str, dict[str, str]],
-    histories: dict[str, dict[str, list[dict[str, Any]]]] | None = None,
-    errors: dict[str, dict[str, str]] | None = None,
-    system_prompts: dict[str, str | None] | None = None,
-    run_label: str | None = None,
-    timestamp: str | None = None,
-    key_points: Mapping[str, KeyPoints] | None = None,
-) -> Comparison:
-    """Assemble a `Comparison` (Weval's comparison JSON) from scored cells.
-
-    `key_points` are the key points extracted from ideals: the extracted ones are recorded
-    (`extractedKeyPoints`), and a prompt whose extraction failed gets no scores (`{}`).
-    """
-    models = sorted({c.model_id for c in cells} | {m for row in responses.values() for m in row})
-    ideal = any(p.ideal for p in blueprint.prompts)
-    all_responses = {pid: dict(row) for pid, row in responses.items()}
-    if ideal:
-        for p in blueprint.prompts:
-            if p.ideal:
-                all_responses.setdefault(p.id, {})[IDEAL_MODEL_ID] = p.ideal
-    config_id = config_id_of(blueprint)
-    key_points = key_points or {}
-    skipped = {pid for pid, k in key_points.items() if not k.ok}
-    table: dict[str, dict[str, CellScore]] = {pid: {} for pid in sorted(skipped)}
-    for cell in cells:
-        if cell.prompt_id not in skipped:
-            table.setdefault(cell.prompt_id, {})[cell.model_id] = cell
-    return Comparison(
-        config_id=config_id,
-        config_title=blueprint.title or config_id,
-        run_label=run_label or config_content_hash(blueprint, models),
-        timestamp=timestamp or safe_timestamp(),
-        description=blueprint.description,
-        config=blueprint.weval,  # read-only: the comparison never changes it
-        models=sorted(models + ([IDEAL_MODEL_ID] if ideal else [])),
-        prompt_ids=sorted(p.id for p in blueprint.prompts),
-        prompt_contexts={p.id: p.weval.get("messages", []) for p in blueprint.prompts},
-        system_prompts=system_prompts or dict.fromkeys(models),
-        responses=all_responses,
-        histories=histories or {},
-        errors=errors or {},
-        cells=table,
-        extracted_key_points={
-            pid: list(k.points) for pid, k in key_points.items() if k.points is not None
-        },
-        key_point_extraction={pid: k.to_json() for pid, k in key_points.items()},
-    )
