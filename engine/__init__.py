@@ -21,16 +21,15 @@ if TYPE_CHECKING:
     from engine.blueprint import Blueprint, load_blueprint, parse_blueprint
     from engine.checks import (
         CheckEnv,
-        call_host_refusal,
         evaluate_function_points,
         evaluate_point,
         function_names,
-        js_regex_error,
-        js_syntax_error,
         lookup,
     )
     from engine.errors import BlueprintError, ConfigError, EngineError
+    from engine.js import js_regex_error, js_syntax_error
     from engine.lint import Diagnostic, apply_fix, lint
+    from engine.net import call_host_refusal
     from engine.offline import build_comparison, score_rows
     from engine.providers import ChatRequest, ChatResponse, ProviderCallError, ProviderPool
     from engine.report import Comparison, read_comparison, render_html
@@ -45,12 +44,12 @@ _WHERE: dict[str, str] = {
     "load_blueprint": "engine.blueprint",
     "parse_blueprint": "engine.blueprint",
     "CheckEnv": "engine.checks",
-    "call_host_refusal": "engine.checks",
+    "call_host_refusal": "engine.net",
     "evaluate_function_points": "engine.checks",
     "evaluate_point": "engine.checks",
     "function_names": "engine.checks",
-    "js_regex_error": "engine.checks",
-    "js_syntax_error": "engine.checks",
+    "js_regex_error": "engine.js",
+    "js_syntax_error": "engine.js",
     "lookup": "engine.checks",
     "BlueprintError": "engine.errors",
     "ConfigError": "engine.errors",

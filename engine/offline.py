@@ -10,9 +10,9 @@ from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Point, Prompt
 from engine.blueprint.parse import config_id_of
 from engine.checks import CheckEnv, evaluate_function_points
-from engine.checks.jsstring import is_js_blank
 from engine.conversation import response_evidence
 from engine.evidence import Evidence
+from engine.js.strings import is_js_blank
 from engine.judge.keypoints import KeyPoints
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison, config_content_hash, safe_timestamp
 from engine.responses import ResponseRow

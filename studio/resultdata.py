@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import display_names, judge_name
 from engine.report import IDEAL_MODEL_ID, Comparison
 from engine.report.numbering import point_kinds, point_numbers

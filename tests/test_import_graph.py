@@ -120,8 +120,8 @@ def cycles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
 def test_the_graph_sees_function_level_imports() -> None:
     graph = import_graph()
     assert "engine.checks.context" in graph
-    # engine.checks.jsstring imports jsengine at module level; tools imports trace
-    assert "engine.checks.jsengine" in graph["engine.checks.jsstring"]
+    # engine.js.strings imports engine.js.engine at module level; tools imports trace
+    assert "engine.js.engine" in graph["engine.js.strings"]
     assert "engine.checks.trace" in graph["engine.checks.tools"]
 
 

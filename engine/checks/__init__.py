@@ -1,4 +1,8 @@
-"""Point functions (the deterministic `$` checks): the table, evaluation and JS semantics.
+"""Point functions (the deterministic `$` checks): the table, the arguments, the evaluation.
+
+JavaScript's semantics (QuickJS, `RegExp`, strings and values) are `engine.js`; which hosts
+`$call` may reach and the header grammar are `engine.net`. This package may import both, and
+the engine's data modules below it; never `engine.providers`, `engine.run` or anything above.
 
 The names load on first use (PEP 562): `blueprint lint` needs the table and the argument
 checks, not the evaluation (and the models it fills in).
@@ -14,9 +18,6 @@ if TYPE_CHECKING:
     from engine.checks.context import CheckContext, CheckEnv, TTLCache
     from engine.checks.docs import render_reference
     from engine.checks.evaluate import convert_result, evaluate_function_points, evaluate_point
-    from engine.checks.jsengine import js_syntax_error
-    from engine.checks.jsregex import compile_js_regex, js_regex_error
-    from engine.checks.netguard import call_host_refusal
     from engine.checks.outcome import Outcome
     from engine.checks.registry import CATALOGUE, CheckDef, function_names, lookup, opposite
     from engine.checks.tools import parse_tool_trace
@@ -29,10 +30,6 @@ _HOMES = {
     "convert_result": "evaluate",
     "evaluate_function_points": "evaluate",
     "evaluate_point": "evaluate",
-    "js_syntax_error": "jsengine",
-    "compile_js_regex": "jsregex",
-    "js_regex_error": "jsregex",
-    "call_host_refusal": "netguard",
     "Outcome": "outcome",
     "CATALOGUE": "registry",
     "CheckDef": "registry",
@@ -49,14 +46,10 @@ __all__ = [
     "CheckEnv",
     "Outcome",
     "TTLCache",
-    "call_host_refusal",
-    "compile_js_regex",
     "convert_result",
     "evaluate_function_points",
     "evaluate_point",
     "function_names",
-    "js_regex_error",
-    "js_syntax_error",
     "lookup",
     "opposite",
     "parse_tool_trace",

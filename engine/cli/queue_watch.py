@@ -37,7 +37,7 @@ def _progress(run: RunRecord) -> str:
 
 
 def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) -> NoReturn:
-    from engine.jsvalues import format_score
+    from engine.js.values import format_score
     from engine.modelids import display_names
     from engine.run.assemble import run_cost, stored_comparison
 

@@ -12,6 +12,11 @@ A blueprint's custom model objects are called by their `id` (`engine.providers.c
 collection names such as `CORE` are expanded first (`engine.providers.collections`).
 Keys never appear in messages, logs, reprs or statistics.
 
+The HTTP/1.1 client, the address allow-list and the header and URL grammar are `engine.net`;
+this package holds what is particular to providers (endpoints, wire protocols, retries, limits,
+prices, the pool). It may import `engine.net`, `engine.js` and the engine's data modules
+below it; never `engine.checks` or anything above it.
+
 The names load on first use (PEP 562), so `blueprint lint` (which needs only the collections and
 the custom models) and a fully cached run do not import the HTTP client behind the pool.
 """

@@ -14,9 +14,9 @@ from engine import __version__  # not importlib.metadata: ~10 ms per run
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint
 from engine.errors import InputError
+from engine.js.values import js_clean
 from engine.jsonl import json_error_words, loads_like_js
-from engine.jsvalues import js_clean
-from engine.providers.endpoints import mask_credentials
+from engine.net.urls import mask_credentials
 from engine.records import Record, is_validation_error
 from engine.report.output import json_text, well_formed, write_json_atomic
 from engine.report.runcost import RunCost

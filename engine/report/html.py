@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import display_names
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.costs import PRICE_HOWTO

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import base_model_id
 from engine.report.costs import PRICE_HOWTO, UNKNOWN
 from engine.report.runcost import money_text

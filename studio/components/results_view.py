@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, unpriced
 from engine.report.ranking import coverage_note
 from engine.report.runcost import money_text

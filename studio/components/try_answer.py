@@ -7,7 +7,7 @@ import streamlit as st
 from engine.blueprint import Blueprint
 from engine.conversation import response_evidence
 from engine.errors import BlueprintError
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.offline import score_cell
 from studio import figures, services, state
 from studio.resultdata import group_label, path_names

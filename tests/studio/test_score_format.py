@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.assessment import PointAssessment
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.report import read_comparison, render_html
 from engine.scoring import explain
 from studio import figures

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.report.comparison import Comparison
 from engine.report.reviews import PointReviews
 from engine.report.views.links import Links

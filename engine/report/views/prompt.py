@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import judge_name
 from engine.report.comparison import IDEAL_MODEL_ID, Comparison
 from engine.report.costs import UNKNOWN

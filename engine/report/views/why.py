@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.scoring.aggregation import PathExplanation, PointLine, ScoreExplanation
 from engine.textlines import one_line
 
