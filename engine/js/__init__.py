@@ -6,9 +6,9 @@ V8's parser and errors and QuickJS as the fallback (`regex`, `regex_parse`, `reg
 `regex_run`, `charsets`, `case`), and JavaScript's string and value semantics (`strings`,
 `values`: `trim()`, `JSON.parse`, `String(x)`, truthiness, numbers written out).
 
-What it may import: the standard library, QuickJS and `regex`, and its own modules; never
-`engine.checks`, `engine.providers`, `engine.net` or anything else of the engine above it (the
-worker process starts from `engine.js.worker` and must stay light).
+What it may import: the standard library, QuickJS, `regex`, `engine.lazy` and its own
+modules; never `engine.checks`, `engine.providers`, `engine.net` or anything else of the engine
+above it (the worker process starts from `engine.js.worker` and must stay light).
 
 The names load on first use (PEP 562).
 """

@@ -6,9 +6,10 @@ the environment's proxies apply to (`proxies`), and the HTTP/1.1 client: keep-al
 on asyncio streams (`connections`), the response reader (`http11`) and the httpx transport over
 both (`transport`).
 
-What it may import: the standard library, httpx, `engine.settings`, `engine.errors`,
-`engine.js` (JavaScript value semantics) and its own modules; never `engine.checks`,
-`engine.providers` or anything else of the engine above it. Both of those import it.
+What it may import: the standard library, httpx, `engine.settings` (the allow-lists),
+`engine.js` (JavaScript's `String(x)` for header values), `engine.lazy` and its own modules;
+never `engine.checks`, `engine.providers` or anything else of the engine above it. Both of
+those import it.
 
 The names load on first use (PEP 562).
 """
