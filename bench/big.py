@@ -50,7 +50,7 @@ def _in_child(work: Callable[[], object]) -> tuple[float, float, float]:
 
 def _normalize(text: str) -> None:
     from engine.blueprint import parse_blueprint
-    from engine.jsvalues import js_clean
+    from engine.js.values import js_clean
 
     json.dumps(js_clean(parse_blueprint(text).to_weval()), indent=2, ensure_ascii=False)
 

@@ -24,8 +24,8 @@ from bench.common import median_seconds
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Point
 from engine.checks import CATALOGUE, CheckContext, CheckEnv, evaluate_point
-from engine.checks.jsengine import js_regex_test
 from engine.evidence import Evidence
+from engine.js.engine import js_regex_test
 
 N_RESPONSES = 10_000
 N_JS = 2_000

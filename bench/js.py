@@ -4,7 +4,7 @@ Run: python -m bench.js [N]   (N evaluations per timed batch, default 200; about
 
 Each source (`r.length > 10`, `/x/i.test(r)`, a score object) is scored N times through the
 registry function scoring uses (`CATALOGUE["js"]`, which sends the evaluation to a worker
-process), and N times with `jsworker.evaluate_js` called in this process: what `$js` did
+process), and N times with `engine.js.worker.evaluate_js` called in this process: what `$js` did
 before the worker, the same fresh QuickJS context per evaluation. The evidence holds a
 two-message conversation (1.5 KB); one row has 100 messages (100 KB), which the worker path
 encodes and sends once per response rather than once per evaluation. It also times a string
@@ -22,11 +22,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.checks import CATALOGUE, CheckContext, CheckEnv, jsengine, jsprocess
-from engine.checks.jsworker import evaluate_js
+from engine.checks import CATALOGUE, CheckContext, CheckEnv
 from engine.checks.tools import _WHERE_HARNESS
 from engine.evidence import Evidence
-from engine.jsvalues import js_clean
+from engine.js import engine as jsengine
+from engine.js import process as jsprocess
+from engine.js.values import js_clean
+from engine.js.worker import evaluate_js
 
 SOURCES = ["r.length > 10", "/x/i.test(r)", "return { score: r.length / 100, explain: 'n' };"]
 MESSAGES = [

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 import httpx
 
+from engine.net.transport import Http11Transport
 from engine.providers import ChatRequest, ProviderPool
-from engine.providers.transport import Http11Transport
 from tests.fakes.benchmark import server_process
 
 CONCURRENCY = 32

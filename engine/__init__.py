@@ -9,9 +9,10 @@ use, so `import engine` stays fast for the command line (scoring a file must not
 HTTP client or the linter). `__version__` is read from `engine.version` (a leaf module).
 
 The packages form layers, bottom to top; a module imports only from its own layer and the
-ones below, type-only imports included (`tests/test_import_graph.py` checks it): the leaf
-modules (`engine.errors`, `engine.records`, `engine.settings`, `engine.output`, ...);
-`engine.blueprint`, `engine.store`; `engine.js`, `engine.net`; `engine.checks`;
+ones below, type-only imports included (`tests/test_import_graph.py` checks it): the base
+(`engine.errors`, `engine.lazy`, `engine.version`); `engine.js` (JavaScript's semantics); the
+leaf modules (`engine.records`, `engine.settings`, `engine.output`, ...); `engine.net`;
+`engine.blueprint`, `engine.store`; `engine.checks`;
 `engine.providers`, `engine.judge`, `engine.scoring`; `engine.similarity`, `engine.stats`;
 `engine.comparison`; `engine.summary`; `engine.lint`, `engine.run`; `engine.compare`,
 `engine.edit`, `engine.publish`, `engine.queue`; `engine.report`; `engine.review`,
@@ -31,12 +32,9 @@ if TYPE_CHECKING:
     from engine.blueprint import load_blueprint as load_blueprint
     from engine.blueprint import parse_blueprint as parse_blueprint
     from engine.checks import CheckEnv as CheckEnv
-    from engine.checks import call_host_refusal as call_host_refusal
     from engine.checks import evaluate_function_points as evaluate_function_points
     from engine.checks import evaluate_point as evaluate_point
     from engine.checks import function_names as function_names
-    from engine.checks import js_regex_error as js_regex_error
-    from engine.checks import js_syntax_error as js_syntax_error
     from engine.checks import lookup as lookup
     from engine.comparison import Comparison as Comparison
     from engine.comparison import build_comparison as build_comparison
@@ -44,9 +42,12 @@ if TYPE_CHECKING:
     from engine.errors import BlueprintError as BlueprintError
     from engine.errors import ConfigError as ConfigError
     from engine.errors import EngineError as EngineError
+    from engine.js import js_regex_error as js_regex_error
+    from engine.js import js_syntax_error as js_syntax_error
     from engine.lint import Diagnostic as Diagnostic
     from engine.lint import apply_fix as apply_fix
     from engine.lint import lint as lint
+    from engine.net import call_host_refusal as call_host_refusal
     from engine.providers import ChatRequest as ChatRequest
     from engine.providers import ChatResponse as ChatResponse
     from engine.providers import ProviderCallError as ProviderCallError

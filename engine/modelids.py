@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from engine.jsvalues import js_number_str
+from engine.js.values import js_number_str
 
 __all__ = [
     "APP_PREFIX",

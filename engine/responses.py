@@ -11,8 +11,8 @@ from typing import Any
 
 from engine.conversation import tool_calls_from_rows
 from engine.evidence import ToolCall
+from engine.js.values import js_string
 from engine.jsonl import parse_jsonl, read_jsonl
-from engine.jsvalues import js_string
 
 __all__ = ["ResponseRow", "RowProblem", "read_responses"]
 

@@ -1,7 +1,7 @@
 """Blueprint parsing: YAML/JSON text to a typed, normalized `Blueprint` (Weval-exact).
 
-May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...); nothing
-above them.
+May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...),
+and `engine.js` (JavaScript's values and strings); nothing above.
 
 The names load on first use (PEP 562): `blueprint lint` reads the text with
 `engine.blueprint.source` and the normalizers, and never builds the typed models.

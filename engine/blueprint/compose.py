@@ -36,7 +36,7 @@ from engine.blueprint.scalars import (
 from engine.blueprint.spans import DuplicateKey, Span, YList, YMap
 from engine.blueprint.text import excerpt
 from engine.errors import BlueprintError
-from engine.jsvalues import js_string
+from engine.js.values import js_string
 
 __all__ = [
     "MAX_ALIAS_ITEMS",

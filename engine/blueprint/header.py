@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from engine.blueprint.source import Span, positioned, span_of_item, span_of_key, span_of_value
 from engine.blueprint.text import excerpt, short
-from engine.jsvalues import UNDEFINED, js_json_stringify, js_truthy, js_typeof
+from engine.js.values import UNDEFINED, js_json_stringify, js_truthy, js_typeof
 
 __all__ = ["RENDER_MODES", "normalize_header", "valid_url", "validate_external_services"]
 

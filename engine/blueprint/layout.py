@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from engine.blueprint.source import Span, span_of_item, without_key
 from engine.errors import BlueprintError
-from engine.jsvalues import UNDEFINED, js_truthy, js_typeof
+from engine.js.values import UNDEFINED, js_truthy, js_typeof
 
 __all__ = ["RawPrompt", "split_layout"]
 

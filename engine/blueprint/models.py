@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from engine.blueprint.source import Span
-from engine.jsvalues import UNDEFINED, js_json_stringify, js_string
+from engine.js.values import UNDEFINED, js_json_stringify, js_string
 from engine.records import EXCLUDE, Record, coerce_float_lists, coerce_floats
 
 __all__ = ["Blueprint", "Message", "Point", "Prompt", "Role"]

@@ -25,7 +25,7 @@ from engine.blueprint.source import (
 )
 from engine.blueprint.text import bounded_message, short
 from engine.errors import BlueprintError
-from engine.jsvalues import UNDEFINED, js_string, js_truthy, js_typeof
+from engine.js.values import UNDEFINED, js_string, js_truthy, js_typeof
 from engine.records import is_validation_error
 from engine.settings import Settings
 

@@ -8,7 +8,7 @@ from typing import Any
 from engine.blueprint.source import Span, positioned, span_of_item
 from engine.blueprint.text import excerpt, short
 from engine.errors import BlueprintError
-from engine.jsvalues import UNDEFINED, js_json_stringify, js_number_str, js_truthy
+from engine.js.values import UNDEFINED, js_json_stringify, js_number_str, js_truthy
 
 __all__ = ["expand_refs", "normalize_fn_name", "normalize_point_list"]
 

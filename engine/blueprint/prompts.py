@@ -10,7 +10,7 @@ from engine.blueprint.header import RENDER_MODES
 from engine.blueprint.points import PointSpans, expand_refs, normalize_point_list
 from engine.blueprint.source import Span, positioned, span_of_item, span_of_key, span_of_value
 from engine.blueprint.text import excerpt, short
-from engine.jsvalues import (
+from engine.js.values import (
     UNDEFINED,
     js_json_stringify,
     js_truthy,

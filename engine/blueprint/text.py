@@ -6,7 +6,7 @@ import re
 from itertools import chain
 from typing import Any
 
-from engine.jsvalues import js_string
+from engine.js.values import js_string
 
 __all__ = [
     "EXCERPT_CHARS",

@@ -1,8 +1,11 @@
-"""Point functions (the deterministic `$` checks): the table, evaluation and JS semantics.
+"""Point functions (the deterministic `$` checks): the table, the arguments, the evaluation.
+
+JavaScript's semantics (QuickJS, `RegExp`, strings and values) are `engine.js`; which hosts
+`$call` may reach and the header grammar are `engine.net`.
 
 May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...),
-`engine.blueprint`, `engine.store`, `engine.js` and `engine.net`; never the providers, the judges
-or anything above.
+`engine.js`, `engine.net`, `engine.blueprint` and `engine.store`; never the providers, the
+judges, `engine.run` or anything above.
 
 The names load on first use (PEP 562): `blueprint lint` needs the table and the argument
 checks, not the evaluation (and the models it fills in).
@@ -18,9 +21,6 @@ if TYPE_CHECKING:
     from engine.checks.context import CheckContext, CheckEnv, TTLCache
     from engine.checks.docs import render_reference
     from engine.checks.evaluate import convert_result, evaluate_function_points, evaluate_point
-    from engine.checks.jsengine import js_syntax_error
-    from engine.checks.jsregex import compile_js_regex, js_regex_error
-    from engine.checks.netguard import call_host_refusal
     from engine.checks.outcome import Outcome
     from engine.checks.registry import CATALOGUE, CheckDef, function_names, lookup, opposite
     from engine.checks.tools import parse_tool_trace
@@ -33,10 +33,6 @@ _HOMES = {
     "convert_result": "evaluate",
     "evaluate_function_points": "evaluate",
     "evaluate_point": "evaluate",
-    "js_syntax_error": "jsengine",
-    "compile_js_regex": "jsregex",
-    "js_regex_error": "jsregex",
-    "call_host_refusal": "netguard",
     "Outcome": "outcome",
     "CATALOGUE": "registry",
     "CheckDef": "registry",
@@ -53,14 +49,10 @@ __all__ = [
     "CheckEnv",
     "Outcome",
     "TTLCache",
-    "call_host_refusal",
-    "compile_js_regex",
     "convert_result",
     "evaluate_function_points",
     "evaluate_point",
     "function_names",
-    "js_regex_error",
-    "js_syntax_error",
     "lookup",
     "opposite",
     "parse_tool_trace",

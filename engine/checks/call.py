@@ -4,7 +4,7 @@ Arguments: `service: <name>` (from the blueprint's `externalServices`) or an inl
 `method`, `headers`, `timeout_ms`, `cache`, `max_retries`, `retry_backoff_ms`; every other key
 is a user parameter. The JSON body is `{response, modelId, promptId, ...userParams}`, with
 `{response}` `{modelId}` `{promptId}` `{messages}` `{promptText}` templates substituted. Before
-any request the host must pass `engine.checks.netguard` (allow-list, no private addresses).
+any request the host must pass `engine.net.guard` (allow-list, no private addresses).
 `${NAME}` in headers reads only the environment variables the operator allows
 (`Settings.call_env`), and configured secrets are redacted from whatever the service returns.
 """
@@ -16,11 +16,8 @@ import re
 from typing import Any, Final
 
 from engine.checks.context import CheckContext, CheckEnv
-from engine.checks.netguard import resolve_refusal
 from engine.checks.text import is_number, js_json_parse
-from engine.headers import ENV_VAR, header_text, headers_problem, value_problem
-from engine.jsonbound import BoundError, check_depth
-from engine.jsvalues import (
+from engine.js.values import (
     UNDEFINED,
     js_clean,
     js_number_str,
@@ -28,6 +25,16 @@ from engine.jsvalues import (
     js_truthy,
     js_typeof,
     stable_stringify,
+)
+from engine.jsonbound import BoundError, check_depth
+from engine.net.guard import resolve_refusal
+from engine.net.headers import (
+    ENV_HELP,
+    ENV_VAR,
+    MIN_SECRET,
+    header_text,
+    headers_problem,
+    value_problem,
 )
 
 __all__ = ["call", "call_arg_error", "check_secrets", "redact_secrets", "substitute_templates"]
@@ -43,14 +50,7 @@ CONFIG_KEYS: Final = (
     "retry_backoff_ms",
 )
 _TEMPLATE: Final = re.compile(r"\{(response|modelId|promptId|messages|promptText)\}")
-MIN_SECRET: Final = 6
-"""Shorter values are not redacted (they would blank out ordinary words)."""
 _NAME_SHOWN: Final = 60
-ENV_HELP: Final = (
-    "Blueprints may only use the environment variables the operator allows: list it in "
-    "BLUEPRINT_CALL_ENV (comma-separated names) or in `[call] env = [...]` in "
-    "$BLUEPRINT_HOME/settings.toml."
-)
 
 
 class _CallError(Exception):

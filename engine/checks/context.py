@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.checks.trace import parse_tool_trace
 from engine.evidence import Evidence, ToolCall
-from engine.jsvalues import js_clean
+from engine.js.values import js_clean
 from engine.settings import Settings
 
 if TYPE_CHECKING:

@@ -57,7 +57,7 @@ def render_reference() -> str:
         "",
         "Deterministic `$` checks. A `not_` name inverts its function's result (an error passes",
         "through and names the positive function; true/false swap; a score s becomes 1 - s).",
-        "Regexes follow JavaScript, not Python (see `engine/checks/jsregex.py`).",
+        "Regexes follow JavaScript, not Python (see `engine/js/regex.py`).",
         "",
         f"{len(CATALOGUE)} names: {len(bases)} functions plus aliases and negations.",
         "",

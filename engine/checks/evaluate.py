@@ -23,7 +23,7 @@ from engine.checks.outcome import Outcome
 from engine.checks.registry import CATALOGUE
 from engine.checks.wording import Wording, wording_for
 from engine.evidence import Evidence
-from engine.jsvalues import js_json_stringify, js_string, js_to_fixed, js_typeof
+from engine.js.values import js_json_stringify, js_string, js_to_fixed, js_typeof
 
 __all__ = ["convert_result", "evaluate_function_points", "evaluate_point"]
 

@@ -14,8 +14,8 @@ from engine.checks.call import check_secrets, redact_secrets
 from engine.checks.context import CheckContext
 from engine.checks.outcome import Outcome
 from engine.checks.text import is_number, js_json_parse
+from engine.js.values import js_number_str, js_string, stable_stringify
 from engine.jsonbound import BoundError, check_depth
-from engine.jsvalues import js_number_str, js_string, stable_stringify
 
 __all__ = ["factcheck", "factcheck_arg_error"]
 

@@ -1,9 +1,9 @@
 """`$js` (alias `$expr`): run the blueprint's JavaScript over the response in a QuickJS sandbox.
 
-The sandbox runs in a worker process (`engine.checks.jsprocess`), which is killed when it has
+The sandbox runs in a worker process (`engine.js.process`), which is killed when it has
 not answered shortly after the time limit: QuickJS does not read its clock everywhere (a
 regex that resets many captures per repeat runs for seconds past it), and a `$js` source can
-build such a regex at run time. What runs there is `jsworker.evaluate_js`: a FRESH QuickJS
+build such a regex at run time. What runs there is `engine.js.worker.evaluate_js`: a FRESH QuickJS
 context per evaluation with a 100 ms time limit, a 64 MiB memory limit and a stack limit, the
 globals `context = {messages, modelId}`, `r` and `response` (set in that order, as Weval's
 sandbox object), and upstream's retry in an arrow-function IIFE after an illegal `return`.
@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.checks.context import CheckContext
-from engine.checks.jsengine import JSEngineError
-from engine.checks.jsprocess import evaluate_js
-from engine.checks.jsworker import stopped
+from engine.js.engine import JSEngineError
+from engine.js.process import evaluate_js
+from engine.js.worker import stopped
 
 __all__ = ["js", "js_arg_error"]
 

@@ -1,11 +1,11 @@
 r"""Regex point functions (`matches` and friends) and the Unicode-aware `contains_word`.
 
-Patterns are compiled with JavaScript semantics by `engine.checks.jsregex` (flags `''` or `'i'`,
+Patterns are compiled with JavaScript semantics by `engine.js.regex` (flags `''` or `'i'`,
 never `g m s u`). `contains_word` escapes the word and tests
 `(?<![\p{L}\p{N}_])word(?![\p{L}\p{N}_])` with the `u` (or `iu`) flag, as upstream does; with
 `u`, JavaScript matches code points, which Python strings are. Under `iu` each character of
 the word becomes the class of characters JavaScript's simple case folding makes equal to it
-(`engine.checks.jscase.iu_piece`), because the `regex` module's IGNORECASE also folds dotted capital I
+(`engine.js.case.iu_piece`), because the `regex` module's IGNORECASE also folds dotted capital I
 onto `i` and dotless i onto `I`, which JavaScript never does.
 """
 
@@ -14,16 +14,16 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine.checks.context import CheckContext
-from engine.checks.jscase import iu_piece
-from engine.checks.jsengine import JSEngineError
-from engine.checks.jsregex import JsRegex, RegexLimit, compile_js_regex
-from engine.checks.regexlimits import (
+from engine.checks.text import at_least
+from engine.js.case import iu_piece
+from engine.js.engine import JSEngineError
+from engine.js.regex import JsRegex, RegexLimit, compile_js_regex
+from engine.js.regex_limits import (
     MAX_CACHED_COST,
     MAX_TRANSLATED_LENGTH,
     WeightedCache,
     regex_module,
 )
-from engine.checks.text import at_least
 
 __all__ = [
     "contains_word",

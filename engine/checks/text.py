@@ -14,13 +14,13 @@ from collections.abc import Callable
 from typing import Any, Final, TypeGuard
 
 from engine.checks.context import CheckContext
-from engine.checks.jsstring import js_json_parse
-from engine.checks.regexlimits import (
+from engine.js.regex_limits import (
     MAX_CACHED_COST,
     MAX_TRANSLATED_LENGTH,
     WeightedCache,
     regex_module,
 )
+from engine.js.strings import js_json_parse
 
 __all__ = [
     "any_strings",

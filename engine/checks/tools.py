@@ -4,7 +4,7 @@ Which calls are inspected: when the provider's native tool calls were recorded
 (`evidence.tool_calls` is a non-empty list) they are used; otherwise the subject text is parsed
 for trace lines, as upstream always does. A string `where` in `tool_args_match` is the
 blueprint's JavaScript over `args`; it runs in a fresh QuickJS sandbox with the `$js` limits,
-in a worker process that is killed if it overruns them (`engine.checks.jsprocess`).
+in a worker process that is killed if it overruns them (`engine.js.process`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import re
 from typing import Any, Final
 
 from engine.checks.context import CheckContext
-from engine.checks.jsengine import JSEngineError
-from engine.checks.jsprocess import run_fresh
-from engine.checks.jsstring import JS_WHITESPACE, js_trim
 from engine.checks.text import is_number
 from engine.checks.trace import parse_tool_trace
-from engine.jsvalues import js_clean, js_string, js_truthy
+from engine.js.engine import JSEngineError
+from engine.js.process import run_fresh
+from engine.js.strings import JS_WHITESPACE, js_trim
+from engine.js.values import js_clean, js_string, js_truthy
 
 __all__ = [
     "JS_WHITESPACE",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from engine.checks.jsstring import js_json_parse, js_trim
 from engine.evidence import ToolCall
+from engine.js.strings import js_json_parse, js_trim
 
 __all__ = ["parse_tool_trace"]
 

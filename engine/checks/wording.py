@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.checks.registry import CATALOGUE
-from engine.jsvalues import js_json_stringify, js_string
+from engine.js.values import js_json_stringify, js_string
 
 __all__ = ["Wording", "excerpt", "wording_for"]
 

@@ -9,7 +9,7 @@ import click
 
 from engine.blueprint import load_blueprint
 from engine.errors import BlueprintError
-from engine.jsvalues import js_clean
+from engine.js.values import js_clean
 from engine.output import well_formed
 
 

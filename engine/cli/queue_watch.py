@@ -38,7 +38,7 @@ def _progress(run: RunRecord) -> str:
 
 def _report(store: Store, run: RunRecord, plan: RunPlan, out_dir: str | None) -> NoReturn:
     from engine.comparison.build import run_cost
-    from engine.jsvalues import format_score
+    from engine.js.values import format_score
     from engine.modelids import display_names
     from engine.run.assemble import stored_comparison
 

@@ -56,7 +56,7 @@ def _print_plan(prepared: Any) -> None:
         f" x {len(systems)} system prompts{again} = {len(plan.cells)} cells"
     )
     click.echo(f"Models: {', '.join(plan.models) or '-'}")
-    from engine.providers.endpoints import display_url
+    from engine.net.urls import display_url
 
     for model in plan.custom.values():
         shape = "completions" if model.format == "completions" else f"chat ({model.inherit})"
@@ -378,7 +378,7 @@ def execute_prepared(
     `epilogue` after the totals line (given the run's final progress).
     """
     from engine.comparison.cost import RunCost
-    from engine.jsvalues import format_score
+    from engine.js.values import format_score
     from engine.modelids import display_names
     from engine.output import OutputError
     from engine.run.service import run_sync

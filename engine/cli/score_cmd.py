@@ -12,7 +12,7 @@ import click
 
 from engine.blueprint import load_blueprint
 from engine.errors import BlueprintError, EngineError
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.loop import run_to_end
 from engine.modelids import APP_PREFIX, app_model_id
 from engine.scoring.cells import CellScore

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.blueprint.models import Blueprint
 from engine.comparison.cost import RunCost
-from engine.jsvalues import js_clean
+from engine.js.values import js_clean
+from engine.net.urls import mask_credentials
 from engine.output import json_text, well_formed, write_json_atomic
-from engine.providers.endpoints import mask_credentials
 from engine.records import Record
 from engine.scoring.cells import CellScore
 from engine.scoring.summary import ModelSummary, summarize_models

@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.assessment import PointAssessment
-from engine.jsvalues import js_round
+from engine.js.values import js_round
 
 __all__ = ["interval_alpha", "judge_agreement", "krippendorff_alpha"]
 

@@ -11,7 +11,7 @@ from typing import Any
 from engine.assessment import IndividualJudgement, PointAssessment
 from engine.blueprint.models import Blueprint, Point, Prompt
 from engine.evidence import Evidence
-from engine.jsvalues import js_round, js_to_fixed
+from engine.js.values import js_round, js_to_fixed
 from engine.judge.agreement import judge_agreement
 from engine.judge.parse import Judgement, JudgeParseError, parse_judgement
 from engine.judge.prompts import build_judge_prompt, transcript

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from engine.blueprint.prompts import NormalizedPrompt
 from engine.blueprint.source import Span, YList, YMap
-from engine.jsvalues import js_truthy
+from engine.js.values import js_truthy
 from engine.lint.diagnostics import CODES, Diagnostic, Fix, Severity
 from engine.lint.text import SourceText
 from engine.settings import Settings, load_settings

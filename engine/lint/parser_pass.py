@@ -16,7 +16,7 @@ from engine.blueprint.prompts import normalize_prompt
 from engine.blueprint.source import Span, YMap
 from engine.blueprint.text import bounded_message
 from engine.errors import BlueprintError
-from engine.jsvalues import js_truthy, js_typeof
+from engine.js.values import js_truthy, js_typeof
 from engine.lint.context import LintContext, PendingParserError, PromptRef
 from engine.lint.diagnostics import Diagnostic
 

@@ -1,8 +1,8 @@
 """Model providers: chat calls to OpenAI, Anthropic, Ollama and OpenAI-compatible endpoints.
 
 May import: the leaf modules (`engine.errors`, `engine.records`, `engine.settings`, ...),
-`engine.blueprint`, `engine.store`, `engine.js`, `engine.net` and `engine.checks`; never the
-judges, scoring or anything above.
+`engine.js`, `engine.net`, `engine.blueprint` and `engine.store`; never `engine.checks` (the
+allow-list it once came there for is `engine.net`), the judges, scoring or anything above.
 
 ```python
 async with ProviderPool() as pool:
@@ -15,6 +15,10 @@ unknown prefix works as an OpenAI-compatible endpoint once its `<PREFIX>_BASE_UR
 A blueprint's custom model objects are called by their `id` (`engine.providers.custom`), and
 collection names such as `CORE` are expanded first (`engine.providers.collections`).
 Keys never appear in messages, logs, reprs or statistics.
+
+The HTTP/1.1 client, the address allow-list and the header and URL grammar are `engine.net`;
+this package holds what is particular to providers (endpoints, wire protocols, retries, limits,
+prices, the pool).
 
 The names load on first use (PEP 562), so `blueprint lint` (which needs only the collections and
 the custom models) and a fully cached run do not import the HTTP client behind the pool.

@@ -9,11 +9,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.jsonbound import BoundError, loads_bounded
+from engine.net.http11 import Answer
+from engine.net.urls import display_url
 from engine.providers import wire
 from engine.providers.direct import DirectPost
-from engine.providers.endpoints import Endpoint, display_url
+from engine.providers.endpoints import Endpoint
 from engine.providers.failure import Failure, FailureKind, redact
-from engine.providers.http11 import Answer
 from engine.providers.limits import parse_retry_after
 from engine.providers.types import ChatRequest
 

@@ -16,11 +16,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.checks.call import ENV_HELP, MIN_SECRET
-from engine.checks.netguard import resolve_refusal
 from engine.errors import ConfigError
-from engine.headers import ENV_VAR, header_text, headers_problem, value_problem
-from engine.providers.endpoints import Endpoint, WireApi, mask_credentials
+from engine.net.guard import resolve_refusal
+from engine.net.headers import (
+    ENV_HELP,
+    ENV_VAR,
+    MIN_SECRET,
+    header_text,
+    headers_problem,
+    value_problem,
+)
+from engine.net.urls import mask_credentials
+from engine.providers.endpoints import Endpoint, WireApi
 from engine.settings import Settings
 
 __all__ = [
@@ -140,7 +147,7 @@ def header_values(
 
     Raises:
         ConfigError: A variable is not allowed (the same words whether it exists or not), is
-            allowed but not set, or a header cannot be sent (`engine.headers`).
+            allowed but not set, or a header cannot be sent (`engine.net.headers`).
     """
     problem = headers_problem(model.headers)
     if problem is not None:

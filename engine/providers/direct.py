@@ -7,7 +7,7 @@ the HTTP exchange itself (`python -m bench.run` measures the whole run). `Direct
 the same bytes: the head is built once per URL and headers, and each call only changes its
 `Content-Length` and body (encoded as httpx encodes `json=`).
 
-For a plain URL (`engine.providers.endpoints.plain_url`) and plain header fields the head is
+For a plain URL (`engine.net.urls.plain_url`) and plain header fields the head is
 written here, as the pool's client (`CLIENT_HEADERS`) would write it (a test compares them
 byte for byte), so a run's first calls go out before httpx is even imported: that import
 costs about 17 ms, which the run spends instead while it waits for their answers. Any other
@@ -27,16 +27,16 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from engine.headers import HEADER_NAME, HEADER_VALUE
-from engine.providers.connections import Connections, Origin
-from engine.providers.endpoints import plain_url
-from engine.providers.http11 import Answer
+from engine.net.connections import Connections, Origin
+from engine.net.headers import HEADER_NAME, HEADER_VALUE
+from engine.net.http11 import Answer
+from engine.net.urls import plain_url
 from engine.version import __version__
 
 if TYPE_CHECKING:
     import httpx
 
-    from engine.providers.proxies import ProxyRoutes
+    from engine.net.proxies import ProxyRoutes
 
 __all__ = ["CLIENT_HEADERS", "DirectPost", "LazyClient", "encode_json", "plain_head"]
 
@@ -186,7 +186,7 @@ class DirectPost:
         """The head the client itself builds for `json={}` (its origin: None if not HTTP(S))."""
         import httpx
 
-        from engine.providers.transport import request_head
+        from engine.net.transport import request_head
 
         request = self._client().build_request("POST", httpx.URL(url), headers=headers, json={})
         parsed = request.url
@@ -242,7 +242,7 @@ class DirectPost:
         """
         import httpx
 
-        from engine.providers.transport import answer_response
+        from engine.net.transport import answer_response
 
         client = self._client()
         response = answer_response(answer)

@@ -12,13 +12,13 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from engine.errors import ConfigError, ProviderError
+from engine.net.proxies import proxy_routes
 from engine.providers import wire
 from engine.providers.direct import LazyClient
 from engine.providers.endpoints import Endpoint, load_environ, resolve
 from engine.providers.failure import Failure, FailureKind, redact
 from engine.providers.limits import DEFAULT_START, START_LIMITS, AdaptiveLimit
 from engine.providers.prices import PriceTable
-from engine.providers.proxies import proxy_routes
 from engine.providers.types import (
     DEFAULT_CONCURRENCY,
     ChatRequest,
@@ -30,7 +30,7 @@ from engine.providers.types import (
 if TYPE_CHECKING:
     import httpx
 
-    from engine.providers.connections import Connections
+    from engine.net.connections import Connections
     from engine.providers.direct import DirectPost
     from engine.providers.embeddings import EmbedRequest, EmbedResponse, LocalEmbedder
 
@@ -229,13 +229,13 @@ class ProviderPool:
         """
         if self._sender is not None:
             return
+        from engine.net.connections import Connections
         from engine.providers.attempt import send_built  # the sender, imported before any wait
-        from engine.providers.connections import Connections
         from engine.providers.direct import DirectPost
 
         connections: Connections | None = None
         if self._transport is not None:  # given: httpx is imported already
-            from engine.providers.transport import Http11Transport
+            from engine.net.transport import Http11Transport
 
             if isinstance(self._transport, Http11Transport):
                 connections = self._transport.connections
@@ -263,7 +263,7 @@ class ProviderPool:
 
         transport = self._transport
         if transport is None and self._connections is not None and not self._proxies:
-            from engine.providers.transport import Http11Transport
+            from engine.net.transport import Http11Transport
 
             transport = Http11Transport(self._connections)
         return httpx.AsyncClient(

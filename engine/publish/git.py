@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from engine.errors import EngineError
-from engine.providers.endpoints import mask_credentials
+from engine.net.urls import mask_credentials
 
 __all__ = ["GIT_TIMEOUT_S", "GitError", "git", "git_environ"]
 

@@ -322,7 +322,7 @@ def _warm_up() -> None:
     for name in (
         "httpx",
         "engine.providers.attempt",
-        "engine.providers.transport",
+        "engine.net.transport",
         *SCORING_MODULES,
     ):
         importlib.import_module(name)

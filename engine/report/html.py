@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import display_names
 from engine.output import printable
 from engine.report.costs import PRICE_HOWTO

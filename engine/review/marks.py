@@ -9,7 +9,7 @@ once it is rewritten the mark goes away.
 from __future__ import annotations
 
 from engine.blueprint import Blueprint
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.lint import Diagnostic
 from engine.review.calibration import CriterionCalibration, RunCalibration
 

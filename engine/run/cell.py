@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.blueprint.models import Message
-from engine.checks.jsstring import is_js_blank
 from engine.evidence import Evidence, ToolCall
+from engine.js.strings import is_js_blank
 from engine.jsonfast import dumps_compact
 from engine.run.calls import CallResult
 from engine.run.plan import CellPlan

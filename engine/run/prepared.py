@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.net.urls import mask_credentials
 from engine.providers import PriceTable, ProviderPool, load_environ
 from engine.providers.custom import custom_endpoints
-from engine.providers.endpoints import mask_credentials
 from engine.run.estimate import Estimate
 from engine.run.local_models import local_models
 from engine.run.outcome import RunOptions

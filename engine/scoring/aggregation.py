@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.assessment import PointAssessment
-from engine.jsvalues import js_round, js_to_fixed
+from engine.js.values import js_round, js_to_fixed
 from engine.records import Record, coerce_floats
 
 __all__ = [
@@ -184,7 +184,7 @@ def explain(assessments: Sequence[PointAssessment]) -> ScoreExplanation:
             score=None, raw=None, groups=[], left_out=left_out, formula="nothing was scored"
         )
     raw = sum(g.score for g in groups) / len(groups)
-    # scores read with 2 decimals everywhere (`engine.jsvalues.format_score`), here too
+    # scores read with 2 decimals everywhere (`engine.js.values.format_score`), here too
     parts = " + ".join(js_to_fixed(g.score, 2) for g in groups)
     formula = f"({parts}) / {len(groups)} = {js_to_fixed(raw, 2)}"
     return ScoreExplanation(

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Point, Prompt
-from engine.jsvalues import js_clean, js_round
+from engine.js.values import js_clean, js_round
 from engine.records import Record, coerce_floats
 from engine.scoring.aggregation import ScoreExplanation, aggregate, explain
 

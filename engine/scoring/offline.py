@@ -12,9 +12,9 @@ from typing import Any, Protocol
 from engine.assessment import PointAssessment
 from engine.blueprint.models import Blueprint, Point, Prompt
 from engine.checks import CheckEnv, evaluate_function_points
-from engine.checks.jsstring import is_js_blank
 from engine.conversation import response_evidence
 from engine.evidence import Evidence
+from engine.js.strings import is_js_blank
 from engine.responses import ResponseRow
 from engine.scoring.cells import CellScore, failed_cell, finish_cell, ordered_points, unjudged
 

@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.report.views.palette import score_colour
 from engine.report.views.why import (
     explanation_steps,

@@ -19,7 +19,7 @@ from engine.assessment import PointAssessment
 from engine.blueprint import Blueprint
 from engine.comparison import IDEAL_MODEL_ID, Comparison, comparison_from_rows
 from engine.comparison.cost import RunCost
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import display_names, judge_name
 from engine.report.numbering import point_kinds, point_numbers
 from engine.report.ranking import ranked, shared_ranks

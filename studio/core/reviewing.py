@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.judge.scales import NINE_POINT, Scale, scale_for
 from engine.report.reviews import JudgedPoint, PointReviews
 from engine.review import RunCalibration

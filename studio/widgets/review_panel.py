@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from engine.errors import StoreError
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.judge.scales import Scale
 from engine.report.reviews import JudgedPoint, judged_points, match_reviews
 from engine.review import RunCalibration, calibrate

@@ -12,7 +12,7 @@ import pytest
 
 from engine.blueprint import load_blueprint
 from engine.errors import BlueprintError
-from engine.jsvalues import js_clean
+from engine.js.values import js_clean
 from tests.conftest import CORPUS, NO_CORPUS_REASON
 
 CASES = sorted((CORPUS / "normalized").glob("*.normalized.json")) if CORPUS else []

@@ -9,7 +9,7 @@ import pytest
 
 from engine.blueprint import blueprint_id_from_path, parse_blueprint
 from engine.errors import BlueprintError
-from engine.jsvalues import js_clean
+from engine.js.values import js_clean
 
 
 def parse(text: str, **kw):

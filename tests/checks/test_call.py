@@ -13,10 +13,12 @@ import httpx
 import pytest
 
 from engine.blueprint.models import Blueprint, Prompt
-from engine.checks import CheckEnv, TTLCache, call_host_refusal
-from engine.checks.call import ENV_HELP, check_secrets
-from engine.checks.netguard import resolve_refusal
+from engine.checks import CheckEnv, TTLCache
+from engine.checks.call import check_secrets
 from engine.errors import ConfigError
+from engine.net import call_host_refusal
+from engine.net.guard import resolve_refusal
+from engine.net.headers import ENV_HELP
 from engine.settings import Settings, load_settings
 from tests.checks.conftest import assess, raw
 

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.checks.jsengine import run_fresh
-from engine.checks.jsstring import is_js_blank, js_trim
+from engine.js.engine import run_fresh
+from engine.js.strings import is_js_blank, js_trim
 from engine.run import RunOptions
 from engine.run.service import prepare_run, run_sync
 from engine.store import open_store

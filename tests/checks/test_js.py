@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from engine.checks import CheckEnv, js_syntax_error
+from engine.checks import CheckEnv
+from engine.js import js_syntax_error
 from tests.checks.conftest import assess, raw
 
 FACTS = [

@@ -7,8 +7,8 @@ import random
 import pytest
 import regex
 
-from engine.checks.jscase import iu_class
-from engine.checks.jsengine import js_regex_test
+from engine.js.case import iu_class
+from engine.js.engine import js_regex_test
 from tests.checks.conftest import raw
 
 _SPECIAL = set(".*+?^${}()|[]\\")

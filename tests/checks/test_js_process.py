@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.checks import CheckEnv, jsprocess
+from engine.checks import CheckEnv
+from engine.js import process as jsprocess
 from tests.checks.conftest import assess, raw
 
 PATTERN = "(" * 40 + "\\1" + ")" * 40 + "{20000,}?"

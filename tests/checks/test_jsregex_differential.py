@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.checks.jsengine import js_regex_test, quickjs_regex_error
-from engine.checks.jsregex import compile_js_regex, js_regex_error
+from engine.js.engine import js_regex_test, quickjs_regex_error
+from engine.js.regex import compile_js_regex, js_regex_error
 
 TOKENS = [
     "a",

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from engine.checks.jsengine import js_regex_test
+from engine.js.engine import js_regex_test
 from tests.checks.conftest import raw
 
 FOX = "The quick brown fox jumps over the lazy dog."

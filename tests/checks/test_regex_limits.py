@@ -19,11 +19,10 @@ from typing import Any
 
 import pytest
 
-from engine.checks import jsregex
-from engine.checks.jsengine import js_regex_test
-from engine.checks.jsregex import compile_js_regex
-from engine.checks.jsregex_parse import parse_regex
-from engine.checks.regexlimits import (
+from engine.js import regex as jsregex
+from engine.js.engine import js_regex_test
+from engine.js.regex import compile_js_regex
+from engine.js.regex_limits import (
     MAX_REPEATED_CAPTURE_COST,
     MAX_TRANSLATED_COST,
     WeightedCache,
@@ -32,6 +31,7 @@ from engine.checks.regexlimits import (
     limit_message,
     repeated_capture_cost,
 )
+from engine.js.regex_parse import parse_regex
 from engine.lint.rules.fnpoint import regex_error
 from tests.checks.conftest import raw
 
@@ -158,7 +158,7 @@ def test_compiling_is_bounded_for_long_and_nested_patterns() -> None:
     out = in_child(
         """
         import time
-        from engine.checks.jsregex import compile_js_regex, js_regex_error
+        from engine.js.regex import compile_js_regex, js_regex_error
         patterns = [
             "(?:ab|cd)" * 100000,
             "[a-z]" * 200000,
@@ -237,7 +237,7 @@ def test_the_compiled_pattern_cache_is_bounded_by_weight() -> None:
     out = in_child(
         """
         import resource
-        from engine.checks.jsregex import compile_js_regex
+        from engine.js.regex import compile_js_regex
         # each pattern expands to ~19,000 nodes (~5 MB) on the regex module
         out = [compile_js_regex(f"a{{19000}}x{i}").test("ab") for i in range(300)]
         out.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.checks.jsengine import js_regex_test
-from engine.checks.jsregex import compile_js_regex
-from engine.checks.regexrun import match_time_limit, without_captures
+from engine.js.engine import js_regex_test
+from engine.js.regex import compile_js_regex
+from engine.js.regex_run import match_time_limit, without_captures
 from tests.checks.conftest import raw
 
 MB3 = 3_000_000

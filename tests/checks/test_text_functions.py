@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.checks.jsengine import run_fresh
 from engine.checks.text import word_count
+from engine.js.engine import run_fresh
 from tests.checks.conftest import raw
 
 E_CONTAINS = "Invalid arguments for 'contains'. Expected a string."
@@ -272,7 +272,7 @@ def test_fast_paths_agree_with_quickjs(text, needle):
 
 
 def test_is_json_reads_an_integer_of_more_than_4300_digits_as_json_parse_does():
-    from engine.checks.jsstring import js_json_parse
+    from engine.js.strings import js_json_parse
 
     ok, value = js_json_parse("[1" + "0" * 5000 + "]")
     assert ok and value == [float("inf")]

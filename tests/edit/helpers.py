@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from engine.blueprint import parse_blueprint
-from engine.jsvalues import js_clean
+from engine.js.values import js_clean
 
 
 def touched(old: str, new: str) -> tuple[set[int], set[int]]:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine.blueprint import parse_blueprint
 from engine.errors import BlueprintError
-from engine.jsvalues import js_clean
+from engine.js.values import js_clean
 from engine.lint import lint
 
 MEMORY_LIMIT = 64 * 1024 * 1024  # bytes allocated at the peak of one parse or lint

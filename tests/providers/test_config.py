@@ -139,7 +139,7 @@ def test_a_closed_pool_refuses_calls() -> None:
 )
 def test_the_proxies_are_those_the_environment_sets(monkeypatch, variables, proxied):
     # read as urllib.request.getproxies reads them; without a *_proxy variable, not even imported
-    from engine.providers.proxies import proxy_routes
+    from engine.net.proxies import proxy_routes
 
     for name in [n for n in os.environ if n.lower().endswith("_proxy")]:
         monkeypatch.delenv(name)
@@ -190,7 +190,7 @@ def test_which_urls_go_through_the_proxy_agrees_with_httpx(monkeypatch, no_proxy
     # agree on every URL. httpx's own pick (its client's transport for a URL) is the reference.
     import httpx
 
-    from engine.providers.proxies import proxy_routes
+    from engine.net.proxies import proxy_routes
 
     for name in [n for n in os.environ if n.lower().endswith("_proxy")]:
         monkeypatch.delenv(name)

@@ -10,10 +10,10 @@ import logging
 import httpx
 import pytest
 
+from engine.net.http11 import Answer as ReadAnswer
+from engine.net.transport import Http11Transport
 from engine.providers import ChatRequest, ProviderPool
 from engine.providers.direct import CLIENT_HEADERS, DirectPost, LazyClient, plain_head
-from engine.providers.http11 import Answer as ReadAnswer
-from engine.providers.transport import Http11Transport
 from tests.providers.test_transport import RawServer, ok, serve
 
 CHAT = {"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}]}
@@ -125,7 +125,7 @@ def test_a_url_the_transport_cannot_take_goes_through_the_client() -> None:
 )
 def test_a_plain_head_is_the_clients_byte_for_byte(url: str, headers: dict[str, str]) -> None:
     # Written without httpx, so a run's first calls go out before httpx is imported
-    from engine.providers.transport import request_head
+    from engine.net.transport import request_head
 
     made = plain_head(url, headers)
     assert made is not None

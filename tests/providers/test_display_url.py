@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.providers.endpoints import display_url
+from engine.net.urls import display_url
 
 
 def as_httpx_shows(url: str) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.checks.netguard import call_host_refusal
 from engine.errors import ConfigError
+from engine.net.guard import call_host_refusal
 from engine.settings import load_settings
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from engine.net.connections import Connections
+from engine.net.transport import Http11Transport
 from engine.providers import ChatRequest, ProviderPool
-from engine.providers.connections import Connections
-from engine.providers.transport import Http11Transport
 from tests.providers.helpers import FakeTime, self_signed_certificate
 
 Answer = bytes | None  # None: close the connection without answering
@@ -258,7 +258,7 @@ def test_tls_settings_are_httpxs(monkeypatch, tmp_path, variable) -> None:
     # made without importing httpx, they must trust exactly what httpx's would
     import certifi
 
-    from engine.providers.connections import tls_context
+    from engine.net.connections import tls_context
 
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)

@@ -1,7 +1,7 @@
 """Conformance of the pool's HTTP/1.1 transport.
 
 Two halves:
-- the answer reader (`engine.providers.http11`) against h11, the well-kept HTTP/1.1 state
+- the answer reader (`engine.net.http11`) against h11, the well-kept HTTP/1.1 state
   machine httpcore uses: the same bytes go to both, which must agree on accepting or refusing,
   and on status, body and keep-alive (examples, then generated answers);
 - the transport and the pool against misbehaving raw-socket servers: every fault ends as a
@@ -25,10 +25,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.net.connections import Connections
+from engine.net.http11 import MAX_HEAD, ProtocolError, read_response
+from engine.net.transport import Http11Transport
 from engine.providers import ProviderCallError, ProviderPool
-from engine.providers.connections import Connections
-from engine.providers.http11 import MAX_HEAD, ProtocolError, read_response
-from engine.providers.transport import Http11Transport
 from tests.fakes.llm_server import FakeLLM
 from tests.providers.helpers import FAST, ask, self_signed_certificate
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.assessment import PointAssessment
-from engine.jsvalues import js_round, js_to_fixed
+from engine.js.values import js_round, js_to_fixed
 from engine.scoring import aggregate, explain, finish_cell
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.assessment import PointAssessment
 from engine.comparison import read_comparison
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.report import render_html
 from engine.scoring import explain
 from studio.core import figures

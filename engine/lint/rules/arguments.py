@@ -7,12 +7,13 @@ from typing import Any
 
 from engine.blueprint.source import Span, YList, YMap
 from engine.blueprint.text import excerpt
-from engine.checks import CheckDef, call_host_refusal
-from engine.checks.regexlimits import is_limit_message
-from engine.jsvalues import js_number_str
+from engine.checks import CheckDef
+from engine.js.regex_limits import is_limit_message
+from engine.js.values import js_number_str
 from engine.lint.context import LintContext
 from engine.lint.rules.fnpoint import FnPoint, js_error, regex_error
 from engine.lint.rules.headers import check_headers
+from engine.net import call_host_refusal
 
 __all__ = ["check_arguments"]
 

@@ -7,9 +7,9 @@ from typing import Any, Literal
 
 from engine.blueprint.points import normalize_fn_name
 from engine.blueprint.source import Span
-from engine.checks import js_regex_error, js_syntax_error
-from engine.checks.regexlimits import MAX_TRANSLATED_LENGTH
-from engine.jsvalues import js_truthy
+from engine.js import js_regex_error, js_syntax_error
+from engine.js.regex_limits import MAX_TRANSLATED_LENGTH
+from engine.js.values import js_truthy
 from engine.lint.context import LintContext, PointRef
 from engine.lint.rules.points import split_function_text
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from engine.blueprint.source import Span, YList
 from engine.blueprint.text import excerpt
-from engine.checks.netguard import call_host_refusal
-from engine.jsvalues import js_number_str, js_string
+from engine.js.values import js_number_str, js_string
 from engine.lint.context import LintContext
 from engine.lint.rules.headers import check_headers
 from engine.modelids import PROVIDERS, is_collection, split_model_id
+from engine.net.guard import call_host_refusal
 from engine.providers.collections import model_collections
 from engine.providers.custom import custom_models, url_problem
 

@@ -1,4 +1,4 @@
-"""Headers a blueprint sets (`$call` services, custom models), checked by `engine.headers`."""
+"""Headers a blueprint sets (`$call` services, custom models), checked by `engine.net.headers`."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ from typing import Any
 
 from engine.blueprint.source import Span
 from engine.blueprint.text import excerpt
-from engine.checks.call import ENV_HELP
-from engine.headers import ENV_VAR, MAX_HEADERS, header_problem, header_text
 from engine.lint.context import LintContext
 from engine.lint.diagnostics import Severity
+from engine.net.headers import ENV_HELP, ENV_VAR, MAX_HEADERS, header_problem, header_text
 
 __all__ = ["check_headers"]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.blueprint.source import Span, YMap
 from engine.blueprint.text import excerpt
-from engine.jsvalues import js_truthy
+from engine.js.values import js_truthy
 from engine.lint.context import POINT_KEYS, LintContext
 
 __all__ = ["RULES", "one_edit", "suggest"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.blueprint.source import Span, YList, YMap, load_yaml_documents
 from engine.blueprint.text import excerpt
-from engine.jsvalues import js_number_str, js_truthy
+from engine.js.values import js_number_str, js_truthy
 from engine.lint.context import LintContext, PointRef, PromptRef, used_point_key
 from engine.lint.diagnostics import Fix
 from engine.lint.ignore import ignore_comment, silenced

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.blueprint.source import Span, YMap
 from engine.blueprint.text import excerpt
-from engine.jsvalues import js_string, js_truthy
+from engine.js.values import js_string, js_truthy
 from engine.lint.context import LintContext, PromptRef
 from engine.lint.rules.keys import suggest
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.report.views.why import score_bars
 from engine.scoring.aggregation import ScoreExplanation
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from engine.comparison.weval import Comparison
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.report.reviews import PointReviews
 from engine.report.views.links import Links
 from engine.report.views.palette import score_class

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.comparison.cost import money_text
 from engine.comparison.weval import IDEAL_MODEL_ID, Comparison
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import judge_name
 from engine.report.costs import UNKNOWN
 from engine.report.numbering import point_kinds, point_numbers

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.scoring.aggregation import PathExplanation, PointLine, ScoreExplanation
 from engine.textlines import one_line
 

@@ -16,7 +16,7 @@ import pandas as pd
 from engine.compare import ModelPair, RunDiff, pair_models
 from engine.compare.view import RunView
 from engine.compare.words import WordDiff
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import display_names
 from studio.core.figures import _unique, score_colour
 from studio.core.resultdata import NOT_ANSWERED

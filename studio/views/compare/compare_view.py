@@ -14,7 +14,7 @@ import streamlit as st
 
 from engine.compare import RunDiff, compare_runs, interval_text, load_run_view, word_diff
 from engine.errors import InputError
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import display_names
 from engine.store import RunRecord
 from studio import services

@@ -6,7 +6,7 @@ import streamlit as st
 
 from engine.blueprint.inputs import user_settings
 from engine.errors import ConfigError, EngineError
-from engine.providers.endpoints import mask_credentials
+from engine.net.urls import mask_credentials
 from engine.publish import LintRefusal, PublishSettings, load_publish_settings, publish
 from studio import state
 from studio.widgets.common import slug

@@ -7,7 +7,7 @@ import streamlit as st
 from engine.blueprint import Blueprint
 from engine.conversation import response_evidence
 from engine.errors import BlueprintError
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.scoring.offline import score_cell
 from studio import services, state
 from studio.core import figures

@@ -8,7 +8,7 @@ import streamlit as st
 
 from engine.comparison.build import run_cost
 from engine.comparison.cost import money_text
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.modelids import base_model_id
 from engine.report.costs import PRICE_HOWTO, UNKNOWN
 from engine.store import RunRecord

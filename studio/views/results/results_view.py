@@ -11,7 +11,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from engine.comparison.cost import money_text
-from engine.jsvalues import format_score
+from engine.js.values import format_score
 from engine.report.costs import PRICE_HOWTO, UNKNOWN, unpriced
 from engine.report.ranking import coverage_note
 from engine.similarity.hybrid import WEVAL_SCORE_NOTE

@@ -10,10 +10,10 @@ bench.transport` compares them. It is used through a normal `httpx.AsyncClient`,
 builds requests, decodes gzip and applies proxies (proxied URLs go through httpx's own
 transports); the pool's own calls skip the client's per-request layers through
 `engine.providers.direct`, which writes the same bytes. Answers are read by
-`engine.providers.http11`, which follows h11's grammar (a conformance suite checks both
+`engine.net.http11`, which follows h11's grammar (a conformance suite checks both
 against the same bytes) at a tenth of its cost.
 
-The connections themselves are `engine.providers.connections.Connections`, which needs no
+The connections themselves are `engine.net.connections.Connections`, which needs no
 httpx: the pool's own calls use them directly before httpx is even imported, and the
 transport the pool later gives its client shares them (`Http11Transport(connections)`). Scope
 and faults are those of `Connections`.
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import httpx
 
-from engine.providers.connections import Connections, Origin
-from engine.providers.http11 import Answer
+from engine.net.connections import Connections, Origin
+from engine.net.http11 import Answer
 
 __all__ = ["Http11Transport", "Origin", "answer_response", "request_head"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
-from engine.checks.charsets import (
+from engine.js.charsets import (
     DIGIT,
     INF,
     SPACE,

@@ -1,7 +1,7 @@
 """HTTP/1.1 keep-alive connections on plain asyncio streams, per origin, without httpx.
 
 The pool's own calls go through here (`engine.providers.direct`); `Http11Transport` in
-`engine.providers.transport` puts the same connections behind httpx's transport interface for
+`engine.net.transport` puts the same connections behind httpx's transport interface for
 everything else. httpx itself (about 17 ms to import, as much as a third of what a run does
 before its first call) is imported only to make a TLS context, or to report a fault, since
 every fault is an `httpx.TransportError` in plain words that never quote the answer: the
@@ -25,12 +25,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.providers.http11 import MAX_BODY, MAX_HEAD, Answer, ProtocolError, read_response
+from engine.net.http11 import MAX_BODY, MAX_HEAD, Answer, ProtocolError, read_response
 
 if TYPE_CHECKING:
     import httpx
 
-    from engine.providers.proxies import Proxy
+    from engine.net.proxies import Proxy
 
 __all__ = ["Connections", "Origin", "tls_context"]
 

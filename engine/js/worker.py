@@ -1,15 +1,15 @@
 r"""The JavaScript worker: a child process that runs blueprint `$js` and `where` code in QuickJS.
 
-`engine.checks.jsprocess` starts it as `python -m engine.checks.jsworker` (a fresh interpreter)
+`engine.js.process` starts it as `python -m engine.js.worker` (a fresh interpreter)
 and kills it when an answer is late: QuickJS's own time limit is not read everywhere (its
 regex engine resets a repeated group's captures in a loop that never polls it), so only a
 separate process can be stopped by force. This module imports only `json`, the standard
-library and `engine.checks.jsengine` (QuickJS), so the worker starts in about 0.1 s.
+library and `engine.js.engine` (QuickJS), so the worker starts in about 0.1 s.
 
 Each request gets a FRESH QuickJS context with the requested limits, exactly as an evaluation
-in the parent did (`evaluate_js` and `jsengine.run_fresh` are the in-process paths; the
+in the parent did (`evaluate_js` and `engine.js.engine.run_fresh` are the in-process paths; the
 parent's tests and `bench/js.py` call them directly too). The worker makes the next context
-as soon as it has answered (`jsengine.prepare_context`), while the parent reads the answer.
+as soon as it has answered (`engine.js.engine.prepare_context`), while the parent reads the answer.
 
 Protocol: the worker writes `{"ready":1}` once QuickJS is loaded, then answers each request
 line on stdin with one line on stdout. Both are JSON with `ensure_ascii=True`, so a line never
@@ -21,7 +21,7 @@ holds a raw newline and lone surrogates cross as `\udxxx` escapes. Requests:
   the worker keeps; without it, the last one sent is used again (the parent sends a
   conversation once for all the `$js` points over it).
 - `{"op": "fresh", "harness", "payload", "time_limit_s", "memory_limit", "stack_limit",
-  "kill_after_s"}`: answered with the decoded result of `jsengine.run_fresh`.
+  "kill_after_s"}`: answered with the decoded result of `engine.js.engine.run_fresh`.
 
 Answers: `{"ok": value}`, `{"err": [kind, message]}` (a `JSEngineError`) or `{"fail":
 message}` (a request the worker could not handle); a request that took more than a quarter of
@@ -44,7 +44,7 @@ import sys
 import time
 from typing import IO, Any, Final
 
-from engine.checks.jsengine import (
+from engine.js.engine import (
     JSEngineError,
     JSONText,
     fresh_context,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.checks.jsengine import TIME_LIMIT_S
+from engine.js.engine import TIME_LIMIT_S
 
 __all__ = ["PER_MILLION_UNITS_S", "match_time_limit", "without_captures"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
-from engine.checks.jsengine import js_regex_test
-from engine.checks.regexlimits import regex_module
+from engine.js.engine import js_regex_test
+from engine.js.regex_limits import regex_module
 
 __all__ = ["iu_class", "iu_piece"]
 

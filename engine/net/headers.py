@@ -14,14 +14,16 @@ import re
 from collections.abc import Iterable
 from typing import Any, Final
 
-from engine.jsvalues import js_string
+from engine.js.values import js_string
 
 __all__ = [
+    "ENV_HELP",
     "ENV_VAR",
     "HEADER_NAME",
     "HEADER_VALUE",
     "MAX_HEADERS",
     "MAX_VALUE_CHARS",
+    "MIN_SECRET",
     "header_problem",
     "header_text",
     "headers_problem",
@@ -35,6 +37,13 @@ HEADER_VALUE: Final = re.compile(r"[\t\x20-\x7e]*")
 """What a header field's value may hold: printable ASCII and tabs (never a line break)."""
 ENV_VAR: Final = re.compile(r"\$\{([^}]+)\}")
 """`${NAME}` in a header value: the value of an allowed environment variable."""
+ENV_HELP: Final = (
+    "Blueprints may only use the environment variables the operator allows: list it in "
+    "BLUEPRINT_CALL_ENV (comma-separated names) or in `[call] env = [...]` in "
+    "$BLUEPRINT_HOME/settings.toml."
+)
+MIN_SECRET: Final = 6
+"""Shorter values are not redacted (they would blank out ordinary words)."""
 MAX_HEADERS: Final = 50
 """The most header fields one `$call` service or custom model may set."""
 MAX_VALUE_CHARS: Final = 8192

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from engine.checks.jsengine import JSEngineError, run_fresh
+from engine.js.engine import JSEngineError, run_fresh
 
 __all__ = ["JS_WHITESPACE", "is_js_blank", "js_json_parse", "js_trim"]
 

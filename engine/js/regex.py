@@ -5,7 +5,7 @@ QuickJS `RegExp.test` through a reused context runs about 47,000 tests/s on 1.5 
 Python `re` about 103,000/s and the `regex` module about 153,000/s. QuickJS alone cannot reach
 the 50,000 assessments/s target once conversion is added, so this module is a HYBRID:
 
-* every pattern is parsed by our own port of V8's non-`u` parser (`jsregex_parse`), which also
+* every pattern is parsed by our own port of V8's non-`u` parser (`regex_parse`), which also
   gives V8's exact error messages (`Invalid regular expression: /[/: Unterminated character
   class`);
 * patterns whose meaning we can translate provably are compiled to the `regex` module with JS
@@ -34,21 +34,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from engine.checks.charsets import INF, Ranges, complement, normalize, to_code_units
-from engine.checks.jsengine import (
+from engine.js.charsets import INF, Ranges, complement, normalize, to_code_units
+from engine.js.engine import (
     JSEngineError,
     js_canonical_upper,
     js_regex_test,
     quickjs_regex_error,
 )
-from engine.checks.jsregex_parse import (
-    Node,
-    ParsedRegex,
-    RegexSyntaxError,
-    RegexTooDeep,
-    parse_regex,
-)
-from engine.checks.regexlimits import (
+from engine.js.regex_limits import (
     MAX_CACHED_COST,
     MAX_REPEATED_CAPTURE_COST,
     MAX_TRANSLATED_COST,
@@ -63,7 +56,14 @@ from engine.checks.regexlimits import (
     regex_module,
     repeated_capture_cost,
 )
-from engine.checks.regexrun import match_time_limit, without_captures
+from engine.js.regex_parse import (
+    Node,
+    ParsedRegex,
+    RegexSyntaxError,
+    RegexTooDeep,
+    parse_regex,
+)
+from engine.js.regex_run import match_time_limit, without_captures
 
 __all__ = ["JsRegex", "RegexLimit", "RegexTimeout", "compile_js_regex", "js_regex_error"]
 
@@ -198,7 +198,7 @@ class JsRegex:
     flags: str
     compiled: Any
     min_length: int = 0
-    """The fewest code units a match needs (`regexlimits.min_length`; 0 when not known)."""
+    """The fewest code units a match needs (`regex_limits.min_length`; 0 when not known)."""
     run_source: str | None = None
     """What QuickJS runs when it is not `source`: the same pattern without captures."""
 

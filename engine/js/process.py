@@ -5,7 +5,7 @@ poll, but not everything polls it: the regex engine resets a repeated group's ca
 loop that never does, so `/((((…(\1)…)))){20000,}?/.test(r)` with 40 nested groups runs for
 seconds past a 100 ms limit, and a `$js` source can build such a pattern at run time
 (`new RegExp(s)`), where no scan of the source finds it. So blueprint JavaScript (`$js`, a
-string `where` in `$tool_args_match`) runs in a worker process (`engine.checks.jsworker`,
+string `where` in `$tool_args_match`) runs in a worker process (`engine.js.worker`,
 a fresh interpreter started with `subprocess`, never a fork of this multithreaded one), which
 keeps doing what the parent did: a fresh QuickJS context per evaluation with the same limits.
 
@@ -16,7 +16,7 @@ retry) on a busy machine. QuickJS measures its limit in CPU time; the grace is w
 worker that has not answered by then is killed (`SIGKILL`) and reaped, and the request fails
 with a `JSEngineError` of kind `timeout`, so callers report it exactly as a timeout QuickJS
 caught itself. The deadline bounds the evaluation, not the transfer of its answer: a worker
-whose evaluation took more than a quarter of it says so (`jsworker.DONE`) before it encodes
+whose evaluation took more than a quarter of it says so (`worker.DONE`) before it encodes
 the answer, which may be megabytes (a long `explain`), and then has `ENCODE_TIMEOUT_S` to send
 it. A worker that dies or writes something unreadable fails the request with kind
 `engine` and a plain message. Either way the next request starts a new worker.
@@ -43,8 +43,8 @@ import time
 from pathlib import Path
 from typing import Any, Final
 
-from engine.checks.jsengine import MEMORY_LIMIT, STACK_LIMIT, TIME_LIMIT_S, JSEngineError
-from engine.checks.jsworker import DONE, READY
+from engine.js.engine import MEMORY_LIMIT, STACK_LIMIT, TIME_LIMIT_S, JSEngineError
+from engine.js.worker import DONE, READY
 
 __all__ = [
     "ENCODE_TIMEOUT_S",
@@ -72,7 +72,7 @@ ENCODE_TIMEOUT_S: Final = 30.0
 """How long a worker that has said it is done may take to send a large answer."""
 
 _ROOT: Final = str(Path(__file__).resolve().parents[2])  # the folder holding this `engine`
-_COMMAND: Final = (sys.executable, "-m", "engine.checks.jsworker")
+_COMMAND: Final = (sys.executable, "-m", "engine.js.worker")
 
 
 def kill_after(time_limit_s: float) -> float:
@@ -331,7 +331,7 @@ def _request(fields: dict[str, Any], time_limit_s: float, context: str | None = 
     """Send a request to a worker and return its `ok` value.
 
     Args:
-        fields: The request (see `engine.checks.jsworker`).
+        fields: The request (see `engine.js.worker`).
         time_limit_s: QuickJS's limit, from which the deadline is computed.
         context: `$js`'s `context` JSON text (ASCII), sent unless the worker has it already.
 
@@ -386,7 +386,7 @@ def _request(fields: dict[str, Any], time_limit_s: float, context: str | None = 
 def evaluate_js(
     source: str, text: str, context: str, *, time_limit_s: float, memory_limit: int
 ) -> Any:
-    """Run a `$js` source in a worker; return what `jsworker.evaluate_js` returns there.
+    """Run a `$js` source in a worker; return what `worker.evaluate_js` returns there.
 
     Args:
         source: The blueprint's JavaScript.
@@ -417,10 +417,10 @@ def run_fresh(
     memory_limit: int = MEMORY_LIMIT,
     stack_limit: int = STACK_LIMIT,
 ) -> Any:
-    """`jsengine.run_fresh` in a worker: run `harness` over `payload` in a fresh context.
+    """`engine.js.engine.run_fresh` in a worker: run `harness` over `payload` in a fresh context.
 
     Raises:
-        JSEngineError: As `jsengine.run_fresh`, or the worker was killed at the deadline
+        JSEngineError: As `engine.js.engine.run_fresh`, or the worker was killed at the deadline
             (`timeout`) or failed (`engine`).
     """
     fields = {

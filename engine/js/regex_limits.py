@@ -16,9 +16,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Final, Generic, TypeVar
 
-from engine.checks.charsets import INF
-from engine.checks.jsengine import MEMORY_LIMIT, TIME_LIMIT_S
-from engine.checks.jsregex_parse import Node
+from engine.js.charsets import INF
+from engine.js.engine import MEMORY_LIMIT, TIME_LIMIT_S
+from engine.js.regex_parse import Node
 
 __all__ = [
     "MAX_CACHED_COST",
