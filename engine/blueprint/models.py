@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from engine.blueprint.source import Span
+from engine.blueprint.source import Span, joined_text
 from engine.js.values import UNDEFINED, js_json_stringify, js_string
 from engine.records import EXCLUDE, Record, coerce_float_lists, coerce_floats
 
@@ -201,7 +201,11 @@ def message_from_weval(raw: Any, span: Span | None) -> Message:
         content = raw.get("content")
         return Message(
             role=role if isinstance(role, str) else js_string(role) if role is not None else "",
-            content=content if isinstance(content, str) or content is None else js_string(content),
+            content=None if content is None else joined_text(content, span, "message's content"),
             span=span,
         )
-    return Message(role="", content=js_string(raw) if raw is not UNDEFINED else None, span=span)
+    return Message(
+        role="",
+        content=joined_text(raw, span, "message") if raw is not UNDEFINED else None,
+        span=span,
+    )

@@ -18,9 +18,11 @@ from engine.blueprint.models import Blueprint, Message, Point, Prompt, message_f
 from engine.blueprint.prompts import NormalizedPrompt, normalize_prompt
 from engine.blueprint.source import (
     Span,
+    joined_text,
     load_json_documents,
     load_yaml_documents,
     positioned,
+    span_of_key,
     span_of_value,
 )
 from engine.blueprint.text import bounded_message, short
@@ -97,7 +99,7 @@ def _point_from_weval(
     citation = raw.get("citation")
     if js_truthy(text):
         return Point(
-            text=text if isinstance(text, str) else js_string(text),
+            text=joined_text(text, span, f"text of a point of prompt '{prompt_id}'"),
             multiplier=weight,
             citation=citation,
             inverted=inverted,
@@ -157,7 +159,12 @@ def _typed_prompt(normalized: NormalizedPrompt, generated: bool, raw: dict[str, 
 
     def text(key: str) -> str | None:
         value = d.get(key)
-        return value if isinstance(value, str) or value is None else js_string(value)
+        if value is None:
+            return None
+        name = {"idealResponse": "ideal answer (`ideal`)"}.get(key, f"`{key}`")
+        written = (key, "ideal") if key == "idealResponse" else (key,)  # as the file says it
+        span = next((s for k in written if (s := span_of_key(raw, k))), normalized.span)
+        return joined_text(value, span, f"{name} of prompt '{pid}'")
 
     return Prompt.validated(
         id=pid,

@@ -32,12 +32,15 @@ from engine.blueprint.spans import (
 from engine.blueprint.text import line_column, mask_unicode_breaks, unmask_message
 from engine.blueprint.yamlerrors import explain_reader_error, explain_syntax_error
 from engine.errors import BlueprintError
+from engine.js.values import js_string, js_string_length
 
 __all__ = [
+    "MAX_JOINED_TEXT",
     "DuplicateKey",
     "Span",
     "YList",
     "YMap",
+    "joined_text",
     "json_value",
     "load_json_documents",
     "load_yaml_documents",
@@ -57,6 +60,32 @@ def positioned(message: str, span: Span | None, upstream: str | None = None) -> 
         column=span.column if span else None,
         upstream=upstream or message,
     )
+
+
+MAX_JOINED_TEXT = 1_000_000
+"""The most characters a text written as a list may become (JavaScript's `String(list)`)."""
+
+
+def joined_text(value: Any, span: Span | None, what: str) -> str:
+    """`value` as text, as JavaScript's `String(value)` gives it, refused past MAX_JOINED_TEXT.
+
+    A list where text is expected becomes its items joined by commas. Through `*name` copies
+    a 400-byte list can become millions of characters, so its length is measured (each
+    distinct list once) before the text is built, and a longer one is refused at its line.
+
+    Raises:
+        BlueprintError: The text would be longer than MAX_JOINED_TEXT characters.
+    """
+    if isinstance(value, str):
+        return value
+    if js_string_length(value, MAX_JOINED_TEXT) > MAX_JOINED_TEXT:
+        raise positioned(
+            f"The {what} is written as a list that becomes more than {MAX_JOINED_TEXT:,} "
+            "characters of text (each `*name` copy counts in full). Write it as text, or "
+            "shorten the list.",
+            span,
+        )
+    return js_string(value)
 
 
 def load_yaml_documents(

@@ -14,6 +14,7 @@ __all__ = [
     "js_number_str",
     "js_round",
     "js_string",
+    "js_string_length",
     "js_to_fixed",
     "js_truthy",
     "js_typeof",
@@ -124,6 +125,32 @@ def js_string(value: Any) -> str:
     if isinstance(value, list):
         return ",".join("" if v is None or v is UNDEFINED else js_string(v) for v in value)
     return "[object Object]"
+
+
+def js_string_length(value: Any, limit: int) -> int:
+    """The length of `js_string(value)`, counted up to just past `limit` without building it.
+
+    A list repeated through YAML aliases is one object many times over, so each distinct
+    list is measured once: a 400-byte file whose aliases nest ten lists of four gives a text
+    of millions of characters, measured here in a few thousand steps.
+    """
+    seen: dict[int, int] = {}
+
+    def measure(v: Any) -> int:
+        if not isinstance(v, list):
+            return 0 if v is None or v is UNDEFINED else len(js_string(v))
+        known = seen.get(id(v))
+        if known is not None:
+            return known
+        total = max(0, len(v) - 1)  # the commas
+        for item in v:
+            total += measure(item)
+            if total > limit:
+                break
+        seen[id(v)] = total
+        return total
+
+    return min(measure(value), limit + 1)
 
 
 def js_to_fixed(value: float, digits: int) -> str:

@@ -12,7 +12,8 @@ import json
 import tracemalloc
 from collections.abc import Callable
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.blueprint import parse_blueprint
@@ -89,10 +90,28 @@ def alias_bombs(draw: st.DrawFn) -> str:
     return "title: bomb\n" + "\n".join(lines) + "\n"
 
 
+# Found by this test: ten levels of four copies as an `ideal` joined into 3 million characters
+# (a 98 MB peak where the limit is 64 MB); text made from a list is now bounded.
+TEN_BY_FOUR = (
+    'title: bomb\na0: &a0 "\u013e\u015e\u014f\u00d4\u00df\u0106\u010c\u0151\u0177\u015ep"\n'
+    + "".join(f"a{i}: &a{i}\n" + f"  - *a{i - 1}\n" * 4 for i in range(1, 10))
+    + "prompts:\n  - prompt: hi\n    ideal: *a9\n    should: [x]\n"
+)
+
+
 @given(alias_bombs())
+@example(TEN_BY_FOUR)
 @FUZZ
 def test_alias_bombs(text: str) -> None:
     _check(text)
+
+
+def test_an_ideal_joined_from_aliased_lists_is_refused_at_its_line() -> None:
+    with pytest.raises(BlueprintError) as caught:
+        parse_blueprint(TEN_BY_FOUR)
+    assert caught.value.line == 50  # the `ideal:` line
+    assert "ideal answer (`ideal`)" in caught.value.message
+    assert "more than 1,000,000 characters" in caught.value.message
 
 
 @st.composite
