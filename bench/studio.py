@@ -179,16 +179,17 @@ class Setup:
     models: int
 
 
-def draw_pages(studio: Studio, setup: Setup, repeats: int, restarts: int) -> tuple[Figures, Studio]:
+def draw_pages(servers: list[Studio], setup: Setup, repeats: int, restarts: int) -> Figures:
     """Open the pages: results (first, then new tabs), compare, then results after restarts.
 
     The first open starts from nothing: no browser cache, and the studio's cache of
     completed runs is empty. The later opens are new tabs (new sessions) in a browser that
-    has loaded the studio before, as for anyone following a share link twice. Returns the
-    figures and the studio running at the end (restarts replace it).
+    has loaded the studio before, as for anyone following a share link twice. `servers`
+    holds the running studio; each restart appends the one that replaces it.
     """
     from playwright.sync_api import sync_playwright
 
+    studio = servers[-1]
     results = f"/results?run={setup.base}"
     compare = f"/compare?base={setup.base}&cand={setup.cand}"
     port = int(studio.url.rsplit(":", 1)[1])
@@ -210,11 +211,12 @@ def draw_pages(studio: Studio, setup: Setup, repeats: int, restarts: int) -> tup
             studio = start_studio(
                 setup.home, setup.env, setup.home / f"studio-{n + 1}.log", port=port
             )
+            servers.append(studio)
             starts.append(time.perf_counter() - started)
             restarted.append(_open(context, studio.url + results, setup.prompts))
         context.close()
         browser.close()
-    return Figures(first, later, compare_first, compared, restarted, starts), studio
+    return Figures(first, later, compare_first, compared, restarted, starts)
 
 
 def _median(draws: list[Draw]) -> Draw:
@@ -292,12 +294,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         setup = Setup(home, fake.env(), base, cand, args.prompts, args.models)
         started = time.perf_counter()
-        studio = start_studio(home, setup.env, home / "studio.log")
+        servers = [start_studio(home, setup.env, home / "studio.log")]
         start_s = time.perf_counter() - started
         try:
-            figures, studio = draw_pages(studio, setup, args.repeats, args.restarts)
+            figures = draw_pages(servers, setup, args.repeats, args.restarts)
         finally:
-            stop_studio(studio)
+            stop_studio(servers[-1])
     return 0 if report(figures, start_s) else 1
 
 
