@@ -5,6 +5,8 @@ Streamlit's own `server.allowedHosts` guards only the WebSocket; starlette's
 studio serves with 400, pages and static files included. The names come from
 `$BLUEPRINT_ALLOWED_HOSTS` (set by `blueprint studio`); without it, loopback only. Behind the
 check, `studio.views.share.share_route` answers share links (`/share?token=...`) with a plain page.
+The pages' modules are imported in the background as the server starts (`studio.warm`), so
+the first link opened after a restart does not wait for them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from studio.views.share.share_route import SharePages
+from studio.warm import warm_in_background
 
 _HOSTS = [
     name.strip()
@@ -32,3 +35,5 @@ app = st.App(
         Middleware(SharePages),
     ],
 )
+
+warm_in_background()

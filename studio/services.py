@@ -153,6 +153,17 @@ def run_view(run_id: str) -> RunView | None:
     return RunView(run, _load_results(run_id) if run.done_cells else None)
 
 
+def warm_recent_results(limit: int = 2) -> None:
+    """Read the results of the latest `limit` completed runs into the cache (a fresh start).
+
+    A link is most often to a run just made: after a restart its page then finds the
+    results read. The same cache and key as `run_view`, so nothing else changes.
+    """
+    done = [r for r in store().list_runs(limit=20) if r.live_status == "completed"]
+    for run in done[:limit]:
+        run_view(run.id)
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def version_diff(db: str, draft_id: str, old: tuple[int, str], new: tuple[int, str]) -> LineDiff:
     """The line diff between two versions of a draft, each named by `(number, updated_at)`.

@@ -94,9 +94,11 @@ class Studio:
     log: Path
 
 
-def start_studio(home: Path, env_extra: dict[str, str], log: Path) -> Studio:
-    """Start `blueprint studio` on a free port with its own BLUEPRINT_HOME."""
-    port = free_port()
+def start_studio(
+    home: Path, env_extra: dict[str, str], log: Path, port: int | None = None
+) -> Studio:
+    """Start `blueprint studio` on `port` (a free one by default) with its own BLUEPRINT_HOME."""
+    port = port or free_port()
     env = visitor_env()
     env.update(env_extra)
     env["BLUEPRINT_HOME"] = str(home)

@@ -27,6 +27,7 @@ VIEWER = access.guard("results")  # before anything is drawn or read
 SOURCE_KEY = "res_source"
 UPLOAD_KEY = "res_upload"
 UPLOADER_VERSION = "res_uploader_version"
+UPLOAD_BOX_KEY = "res_upload_box"
 
 
 def _upload_key() -> str:
@@ -59,16 +60,24 @@ def _close_upload() -> None:
 
 
 def _uploader(expanded: bool) -> None:
-    with st.expander("Open a comparison file (from Blueprint Studio or Weval)", expanded=expanded):
-        st.file_uploader(
-            "Comparison JSON",
-            type=["json"],
-            key=_upload_key(),
-            on_change=_open_upload,
-            max_upload_size=drafts.COMPARISON_UPLOAD_MB,
-            help="A `*_comparison.json` file written by `blueprint run`, `blueprint score`, "
-            "this studio, or Weval.",
-        )
+    # the file box is built once the expander is open: below a run's results it is closed,
+    # and a new tab draws the page without it
+    with st.expander(
+        "Open a comparison file (from Blueprint Studio or Weval)",
+        expanded=expanded,
+        key=f"{UPLOAD_BOX_KEY}-{int(expanded)}",
+        on_change="rerun",
+    ) as box:
+        if box.open is not False:
+            st.file_uploader(
+                "Comparison JSON",
+                type=["json"],
+                key=_upload_key(),
+                on_change=_open_upload,
+                max_upload_size=drafts.COMPARISON_UPLOAD_MB,
+                help="A `*_comparison.json` file written by `blueprint run`, `blueprint score`, "
+                "this studio, or Weval.",
+            )
 
 
 def _empty() -> None:

@@ -53,6 +53,7 @@ PROMPT_KEY = "res_prompt"
 MODEL_KEY = "res_model"
 HEATMAP_KEY = "heatmap-table"
 HEATMAP_SEEN = "res_heatmap_seen"
+REASONS_KEY = "res_reasons_open"
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
@@ -459,16 +460,21 @@ def _points_tab(results: Results, pid: str, run_id: str | None, reviewer: bool) 
         "(“needs a judge”: a point in words scored without judges)."
     )
     review_panel.reviewed_grid(results, pid, run_id, reviewer=reviewer)
-    with st.expander("The judges' reasons for every model"):
-        st.dataframe(
-            [
-                {"Model": results.names[m], **row}
-                for m in results.models
-                for row in results.reflections(pid, m)
-            ],
-            hide_index=True,
-            width="stretch",
-        )
+    # a data grid (its rows built and sent) only once the expander is opened, as the
+    # explanation chart: a new tab draws the page without it
+    with st.expander(
+        "The judges' reasons for every model", key=REASONS_KEY, on_change="rerun"
+    ) as box:
+        if box.open is not False:
+            st.dataframe(
+                [
+                    {"Model": results.names[m], **row}
+                    for m in results.models
+                    for row in results.reflections(pid, m)
+                ],
+                hide_index=True,
+                width="stretch",
+            )
 
 
 def _why_tab(results: Results, pid: str, run_id: str | None) -> str:
